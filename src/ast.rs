@@ -1,0 +1,233 @@
+//! The typed, spanned syntax tree of a rules file, as parsed (names not yet resolved).
+
+use crate::span::{Name, Span};
+
+#[derive(Debug, Default)]
+pub struct Spec {
+    pub game: Option<Name>,
+    pub players: Option<(u32, u32, Span)>,
+    pub rules: Vec<RuleDecl>,
+    pub params: Vec<ParamDecl>,
+    pub enums: Vec<EnumDecl>,
+    pub cards: Vec<CardDecl>,
+    pub actions: Vec<ActionDecl>,
+    pub vars: Vec<VarDecl>,
+    pub fns: Vec<FnDecl>,
+    pub procs: Vec<ProcDecl>,
+    pub always: Vec<Branch>,
+    pub scores: Option<Expr>,
+    pub winners: Option<Expr>,
+    pub flow: Option<Block>,
+}
+
+#[derive(Debug)]
+pub struct RuleDecl {
+    pub id: Name,
+    pub text: String,
+}
+
+#[derive(Debug)]
+pub struct ParamDecl {
+    pub name: Name,
+    pub ty: Ty,
+    pub default: ParamDefault,
+}
+
+#[derive(Debug)]
+pub enum ParamDefault {
+    Expr(Expr),
+    ByPlayers(Vec<(u32, Expr)>),
+}
+
+#[derive(Debug)]
+pub struct EnumDecl {
+    pub name: Name,
+    pub variants: Vec<Name>,
+}
+
+#[derive(Debug)]
+pub struct CardDecl {
+    pub name: Name,
+    pub fields: Vec<(Name, Ty)>,
+    pub body: CardBody,
+}
+
+#[derive(Debug)]
+pub enum CardBody {
+    /// Every combination of the bindings, each named by the code expression.
+    Each { bindings: Vec<(Name, Expr)>, code: Expr },
+    /// Explicit cards: code, attribute values.
+    Rows(Vec<(Name, Vec<Expr>)>),
+}
+
+#[derive(Debug)]
+pub struct ActionDecl {
+    pub name: Name,
+    pub ty: Ty,
+}
+
+#[derive(Debug)]
+pub struct VarDecl {
+    pub name: Name,
+    pub per_player: bool,
+    pub init: Expr,
+}
+
+#[derive(Debug)]
+pub struct FnDecl {
+    pub name: Name,
+    pub params: Vec<Name>,
+    pub body: Expr,
+}
+
+#[derive(Debug)]
+pub struct ProcDecl {
+    pub name: Name,
+    pub params: Vec<Name>,
+    pub body: Block,
+}
+
+/// One action open at a waiting point: `ACTION(arg) by ACTORS as p when GUARD choices C { body }`.
+#[derive(Debug)]
+pub struct Branch {
+    pub action: Name,
+    pub arg: Name,
+    pub actors: Expr,
+    pub actor_var: Option<Name>,
+    pub guard: Option<Expr>,
+    pub choices: Option<Expr>,
+    pub body: Block,
+    pub span: Span,
+}
+
+#[derive(Debug)]
+pub struct Ty {
+    pub kind: TyKind,
+    pub span: Span,
+}
+
+#[derive(Debug)]
+pub enum TyKind {
+    Int(Option<Expr>, Option<Expr>),
+    Bool,
+    Str,
+    Player,
+    Null,
+    Literal(String),
+    Named(Name),
+    List(Option<Expr>, Box<Ty>),
+    Map(Box<Ty>, Box<Ty>),
+    Record(Vec<(Name, bool, Ty)>),
+    Union(Vec<Ty>),
+}
+
+pub type Block = Vec<Stmt>;
+
+#[derive(Debug)]
+pub struct Stmt {
+    pub kind: StmtKind,
+    pub span: Span,
+}
+
+#[derive(Debug)]
+pub enum StmtKind {
+    Let(Name, Expr),
+    Require(Expr, Name, Template),
+    If(Expr, Block, Option<Block>),
+    For(Name, Option<Name>, Expr, Block),
+    While(Expr, Block),
+    Loop(Block),
+    Choose(Vec<Branch>, Option<Block>),
+    Break,
+    Continue,
+    Again,
+    Finish,
+    Assign(LValue, AssignOp, Expr),
+    Call(Name, Vec<Expr>),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum AssignOp {
+    Set,
+    Add,
+    Sub,
+}
+
+#[derive(Debug)]
+pub struct LValue {
+    pub root: Name,
+    pub path: Vec<Accessor>,
+}
+
+#[derive(Debug)]
+pub enum Accessor {
+    Index(Expr),
+    Field(Name),
+}
+
+/// A string with `{expr}` holes.
+#[derive(Debug)]
+pub struct Template {
+    pub parts: Vec<TemplatePart>,
+    pub span: Span,
+}
+
+#[derive(Debug)]
+pub enum TemplatePart {
+    Text(String),
+    Expr(Expr),
+}
+
+#[derive(Debug)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: Span,
+}
+
+#[derive(Debug)]
+pub enum ExprKind {
+    Int(i64),
+    Str(Template),
+    Bool(bool),
+    Null,
+    Table,
+    Name(Name),
+    List(Vec<Expr>),
+    Record(Vec<(Name, Expr)>),
+    Comprehension { body: Box<Expr>, var: Name, var2: Option<Name>, coll: Box<Expr>, cond: Option<Box<Expr>> },
+    Quantifier { all: bool, var: Name, coll: Box<Expr>, body: Box<Expr> },
+    If(Box<Expr>, Box<Expr>, Box<Expr>),
+    Unary(UnOp, Box<Expr>),
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    Index(Box<Expr>, Box<Expr>),
+    Slice(Box<Expr>, Option<Box<Expr>>, Option<Box<Expr>>),
+    Field(Box<Expr>, Name),
+    Call(Name, Vec<Expr>),
+    Lambda(Name, Box<Expr>),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum UnOp {
+    Not,
+    Neg,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum BinOp {
+    Or,
+    And,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    In,
+    NotIn,
+    Concat,
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+}

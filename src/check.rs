@@ -1,0 +1,189 @@
+//! Checking transcripts: find the rules, read, decode, run, and say what was found.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+use crate::decode::{decode, Malformed};
+use crate::diag::Diag;
+use crate::interp::{Machine, Outcome, Source};
+use crate::program::Program;
+use crate::transcript::{read, Yaml};
+use crate::value::Value;
+
+/// Largest transcript file read; larger ones are malformed rather than a memory hazard.
+pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    Legal,
+    Illegal,
+    Malformed,
+}
+
+impl Verdict {
+    pub fn word(self) -> &'static str {
+        match self {
+            Verdict::Legal => "legal",
+            Verdict::Illegal => "illegal",
+            Verdict::Malformed => "malformed",
+        }
+    }
+}
+
+/// The first broken rule, in the words of the contract.
+#[derive(Debug, Clone)]
+pub struct Broken {
+    pub rule: String,
+    pub event: usize,
+    pub line: usize,
+    pub message: String,
+    pub event_span: crate::span::Span,
+    pub spec_span: crate::span::Span,
+    pub rule_text: String,
+    pub legal: Vec<String>,
+}
+
+pub struct Report {
+    pub file: String,
+    pub text: Rc<String>,
+    pub rules: Option<String>,
+    pub verdict: Verdict,
+    pub violations: Vec<Broken>,
+    pub errors: Vec<Malformed>,
+    /// Diagnostics of a rules file that could not be compiled or misbehaved.
+    pub spec_errors: Vec<Diag>,
+    pub finished: bool,
+    pub scores: Option<Vec<(String, Value)>>,
+    pub winners: Vec<String>,
+    pub program: Option<Rc<Program>>,
+}
+
+impl Report {
+    fn malformed(file: &str, text: Rc<String>, rules: Option<String>, errors: Vec<Malformed>) -> Report {
+        Report { file: file.into(), text, rules, verdict: Verdict::Malformed, violations: vec![], errors, spec_errors: vec![], finished: false, scores: None, winners: vec![], program: None }
+    }
+}
+
+/// Checks many transcripts, compiling each rules file once.
+#[derive(Default)]
+pub struct Checker {
+    programs: HashMap<String, Result<Rc<Program>, Vec<Diag>>>,
+    pub rules_override: Option<String>,
+}
+
+impl Checker {
+    pub fn new(rules_override: Option<String>) -> Self {
+        Checker { programs: HashMap::new(), rules_override }
+    }
+
+    pub fn check_path(&mut self, path: &Path) -> Report {
+        let file = path.display().to_string();
+        let text = match read_limited(path) {
+            Ok(t) => t,
+            Err(message) => return Report::malformed(&file, Rc::new(String::new()), None, vec![Malformed::new(message)]),
+        };
+        let base = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        self.check_text(&file, text, &base)
+    }
+
+    pub fn check_text(&mut self, file: &str, text: String, base: &Path) -> Report {
+        let text = Rc::new(text);
+        let raw = match read(&text) {
+            Ok(raw) => raw,
+            Err(e) => {
+                let m = Malformed { message: e.message, line: e.line, event: None, span: e.span };
+                return Report::malformed(file, text, None, vec![m]);
+            }
+        };
+        let rules_name = match (&self.rules_override, &raw.rules) {
+            (Some(r), _) => r.clone(),
+            (None, Some(Yaml::Str(s))) => s.clone(),
+            (None, Some(other)) => return Report::malformed(file, text, None, vec![Malformed::new(format!("`rules` must be a name, not {}", other.kind()))]),
+            (None, None) => return Report::malformed(file, text, None, vec![Malformed::new("the transcript has no `rules`")]),
+        };
+        let program = match self.program(&rules_name, base) {
+            Ok(p) => p,
+            Err(Lookup::Unknown(m)) => return Report::malformed(file, text, Some(rules_name), vec![Malformed::new(m)]),
+            Err(Lookup::Broken(diags)) => {
+                let mut r = Report::malformed(file, text, Some(rules_name.clone()), vec![Malformed::new(format!("the rules `{rules_name}` have errors"))]);
+                r.spec_errors = diags;
+                return r;
+            }
+        };
+        let rules = Some(program.name.clone());
+        let game = match decode(&program, &raw) {
+            Ok(g) => g,
+            Err(errors) => return Report::malformed(file, text, rules, errors),
+        };
+        let events = game.events.clone();
+        let mut machine = Machine::new(&program, game.players.clone(), game.params, Source::Transcript { events: game.events, pos: 0 });
+        match machine.run() {
+            Ok(outcome) => report(file, text, rules, &program, &game.players, &events, outcome),
+            Err(d) => {
+                let mut r = Report::malformed(file, text, rules, vec![Malformed::new(format!("the rules failed while checking: {}", d.message))]);
+                r.spec_errors = vec![d];
+                r
+            }
+        }
+    }
+
+    /// A compiled rules file by built-in name or path (relative to the transcript).
+    pub fn program(&mut self, name: &str, base: &Path) -> Result<Rc<Program>, Lookup> {
+        let (key, text, label) = match crate::specs::builtin(name) {
+            Some(text) => (name.to_string(), text.to_string(), format!("specs/{name}.rules")),
+            None if name.ends_with(".rules") || name.contains('/') => {
+                let path: PathBuf = if Path::new(name).is_absolute() { name.into() } else { base.join(name) };
+                let text = std::fs::read_to_string(&path).map_err(|e| Lookup::Unknown(format!("cannot read rules file `{}`: {e}", path.display())))?;
+                (path.display().to_string(), text, path.display().to_string())
+            }
+            None => {
+                let known: Vec<&str> = crate::specs::BUILTIN.iter().map(|(n, _)| *n).collect();
+                return Err(Lookup::Unknown(format!("unknown rules `{name}` (built in: {})", known.join(", "))));
+            }
+        };
+        let entry = self.programs.entry(key).or_insert_with(|| crate::compile(&label, &text).map(Rc::new));
+        entry.clone().map_err(Lookup::Broken)
+    }
+}
+
+pub enum Lookup {
+    Unknown(String),
+    Broken(Vec<Diag>),
+}
+
+fn read_limited(path: &Path) -> Result<String, String> {
+    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read: {e}"))?;
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(format!("the file is larger than {} MiB", MAX_FILE_BYTES / (1024 * 1024)));
+    }
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read: {e}"))?;
+    String::from_utf8(bytes).map_err(|_| "the file is not UTF-8 text".to_string())
+}
+
+fn report(file: &str, text: Rc<String>, rules: Option<String>, program: &Rc<Program>, players: &[String], events: &[crate::interp::Event], outcome: Outcome) -> Report {
+    let violations: Vec<Broken> = outcome.violation.iter().map(|v| {
+        let event = events.get(v.event);
+        let rule = program.rules.get(v.rule as usize);
+        Broken {
+            rule: rule.map_or(String::new(), |r| r.id.clone()),
+            event: v.event,
+            line: event.map_or(0, |e| e.line),
+            message: v.message.clone(),
+            event_span: event.map_or(0..0, |e| e.span.clone()),
+            spec_span: v.spec_span.clone(),
+            rule_text: rule.map_or(String::new(), |r| r.text.clone()),
+            legal: v.legal.clone(),
+        }
+    }).collect();
+    let verdict = if violations.is_empty() { Verdict::Legal } else { Verdict::Illegal };
+    let scores = match &outcome.scores {
+        Value::Map(m) => m.iter().map(|(k, v)| (crate::interp::show(program, players, k), v.clone())).collect(),
+        _ => vec![],
+    };
+    let winners = match &outcome.winners {
+        Value::List(l) => l.iter().map(|p| crate::interp::show(program, players, p)).collect(),
+        _ => vec![],
+    };
+    Report { file: file.into(), text, rules, verdict, violations, errors: vec![], spec_errors: vec![], finished: outcome.finished, scores: Some(scores), winners, program: Some(program.clone()) }
+}

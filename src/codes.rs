@@ -1,0 +1,23 @@
+//! Every stable diagnostic code, one line each. Fixtures and snapshots are named after them.
+
+// Rules files (`shinpan lint`).
+pub const SYNTAX: &str = "shinpan::spec::syntax";
+pub const TOO_DEEP: &str = "shinpan::spec::too-deep";
+pub const UNKNOWN_NAME: &str = "shinpan::spec::unknown-name";
+pub const DUPLICATE: &str = "shinpan::spec::duplicate";
+pub const UNKNOWN_RULE: &str = "shinpan::spec::unknown-rule";
+pub const UNKNOWN_ACTION: &str = "shinpan::spec::unknown-action";
+pub const TYPE_MISMATCH: &str = "shinpan::spec::type-mismatch";
+pub const ARITY: &str = "shinpan::spec::arity";
+pub const MISSING: &str = "shinpan::spec::missing";
+pub const MISPLACED: &str = "shinpan::spec::misplaced";
+pub const UNREACHABLE: &str = "shinpan::spec::unreachable";
+pub const CHECK_AFTER_EFFECT: &str = "shinpan::spec::check-after-effect";
+pub const BAD_CARDS: &str = "shinpan::spec::bad-cards";
+pub const RUNTIME: &str = "shinpan::spec::runtime";
+pub const FUEL: &str = "shinpan::spec::fuel";
+
+// Transcripts.
+pub const MALFORMED: &str = "shinpan::transcript::malformed";
+pub const VIOLATION: &str = "shinpan::rule";
+pub const RULE_HERE: &str = "shinpan::rule::stated-here";

@@ -1,0 +1,267 @@
+//! A read transcript to a game: players, parameters and events, each argument checked
+//! against its action's shape. Anything that does not fit makes the transcript malformed.
+
+use std::rc::Rc;
+
+use crate::interp::{eval_with_params, Event};
+use crate::program::{ParamDefault, Program, Shape, X};
+use crate::span::Span;
+use crate::transcript::{RawEvent, RawTranscript, Yaml};
+use crate::value::Value;
+
+/// Why a transcript cannot be read as a game.
+#[derive(Debug, Clone)]
+pub struct Malformed {
+    pub message: String,
+    pub line: Option<usize>,
+    pub event: Option<usize>,
+    pub span: Option<Span>,
+}
+
+impl Malformed {
+    pub fn new(message: impl Into<String>) -> Self {
+        Malformed { message: message.into(), line: None, event: None, span: None }
+    }
+}
+
+pub struct Game {
+    pub players: Rc<[String]>,
+    pub params: Vec<Value>,
+    pub events: Vec<Event>,
+}
+
+/// At most this many reading errors are reported for one transcript.
+const MAX_ERRORS: usize = 20;
+
+pub fn decode(prog: &Program, raw: &RawTranscript) -> Result<Game, Vec<Malformed>> {
+    let players = players(prog, raw.players.as_ref()).map_err(|e| vec![e])?;
+    let params = params(prog, &players, raw.variant.as_ref()).map_err(|e| vec![e])?;
+    let raw_events = match &raw.events {
+        None => return Err(vec![Malformed::new("the transcript has no `events`")]),
+        Some(Err(kind)) => return Err(vec![Malformed::new(format!("`events` must be a list, not {kind}"))]),
+        Some(Ok(list)) => list,
+    };
+    let decoder = Decoder { prog, players: &players, params: &params };
+    let mut events = Vec::with_capacity(raw_events.len());
+    let mut errors = vec![];
+    for (index, e) in raw_events.iter().enumerate() {
+        match decoder.event(index, e) {
+            Ok(ev) => events.push(ev),
+            Err(message) if errors.len() < MAX_ERRORS => errors.push(Malformed { message, line: Some(e.line), event: Some(index), span: Some(e.span.clone()) }),
+            Err(_) => {}
+        }
+    }
+    if errors.is_empty() { Ok(Game { players, params, events }) } else { Err(errors) }
+}
+
+fn players(prog: &Program, y: Option<&Yaml>) -> Result<Rc<[String]>, Malformed> {
+    let Some(Yaml::Seq(items)) = y else {
+        return Err(Malformed::new("`players` must be a list of names"));
+    };
+    let mut names: Vec<String> = vec![];
+    for item in items {
+        let Yaml::Str(name) = item else { return Err(Malformed::new(format!("a player name must be a string, not {}", item.kind()))) };
+        if !valid_name(name) || name == "table" {
+            return Err(Malformed::new(format!("`{name}` is not a valid player name")));
+        }
+        if names.contains(name) {
+            return Err(Malformed::new(format!("player `{name}` is listed twice")));
+        }
+        names.push(name.clone());
+    }
+    let (lo, hi) = prog.players;
+    if (names.len() as u32) < lo || names.len() as u32 > hi {
+        return Err(Malformed::new(format!("`{}` is for {lo} to {hi} players, not {}", prog.name, names.len())));
+    }
+    Ok(names.into())
+}
+
+fn valid_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic()) && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+}
+
+/// Each parameter: the transcript's override or the default, then all checked against
+/// their shapes with every effective value known.
+fn params(prog: &Program, players: &Rc<[String]>, variant: Option<&Yaml>) -> Result<Vec<Value>, Malformed> {
+    let overrides: &[(Yaml, Yaml)] = match variant {
+        None | Some(Yaml::Null) => &[],
+        Some(Yaml::Map(m)) => m,
+        Some(other) => return Err(Malformed::new(format!("`variant` must be a mapping, not {}", other.kind()))),
+    };
+    for (k, _) in overrides {
+        let known = matches!(k, Yaml::Str(s) if prog.params.iter().any(|p| &p.name == s));
+        if !known {
+            return Err(Malformed::new(format!("`variant` names an unknown parameter {}", yaml_words(k))));
+        }
+    }
+    let mut values: Vec<Value> = vec![];
+    for p in &prog.params {
+        let given = overrides.iter().find(|(k, _)| matches!(k, Yaml::Str(s) if *s == p.name)).map(|(_, v)| v);
+        let value = match given {
+            Some(y) => Decoder { prog, players, params: &values }.value(&p.shape, y, false).map_err(|m| Malformed::new(format!("variant `{}`: {m}", p.name)))?,
+            None => default(prog, players, &values, &p.default)?,
+        };
+        values.push(value);
+    }
+    let decoder = Decoder { prog, players, params: &values };
+    for (p, v) in prog.params.iter().zip(&values) {
+        decoder.within(&p.shape, v).map_err(|m| Malformed::new(format!("variant `{}`: {m}", p.name)))?;
+    }
+    Ok(values)
+}
+
+fn default(prog: &Program, players: &Rc<[String]>, so_far: &[Value], d: &ParamDefault) -> Result<Value, Malformed> {
+    let x = match d {
+        ParamDefault::Expr(x) => x,
+        ParamDefault::ByPlayers(entries) => match entries.iter().find(|(n, _)| *n as usize == players.len()) {
+            Some((_, x)) => x,
+            None => return Err(Malformed::new(format!("no default for {} players", players.len()))),
+        },
+    };
+    eval_with_params(prog, players.clone(), so_far, x).map_err(|d| Malformed::new(format!("the rules could not compute a default: {}", d.message)))
+}
+
+struct Decoder<'a> {
+    prog: &'a Program,
+    players: &'a Rc<[String]>,
+    params: &'a [Value],
+}
+
+impl Decoder<'_> {
+    fn event(&self, index: usize, e: &RawEvent) -> Result<Event, String> {
+        let Yaml::Map(entries) = &e.value else { return Err(format!("an event must be a mapping, not {}", e.value.kind())) };
+        let by = e.value.get("by").ok_or("the event has no `by`")?;
+        let actor = match by {
+            Yaml::Str(s) if s == "table" => Value::Table,
+            Yaml::Str(s) => self.player(s).ok_or_else(|| format!("`by: {s}` is neither a player nor `table`"))?,
+            other => return Err(format!("`by` must be a name, not {}", other.kind())),
+        };
+        let actions: Vec<&(Yaml, Yaml)> = entries.iter().filter(|(k, _)| !matches!(k, Yaml::Str(s) if s == "by" || s == "note")).collect();
+        let [(key, arg)] = actions.as_slice() else {
+            return Err(format!("an event needs exactly one action besides `by` and `note`, this one has {}", actions.len()));
+        };
+        let Yaml::Str(name) = key else { return Err(format!("an action name must be a string, not {}", key.kind())) };
+        let action = *self.prog.action_index.get(name).ok_or_else(|| format!("unknown action `{name}` for `{}`", self.prog.name))?;
+        let shape = &self.prog.actions[action as usize].shape;
+        let arg = self.value(shape, arg, false).map_err(|m| format!("`{name}`: {m}"))?;
+        Ok(Event { actor, action, arg, index, line: e.line, span: e.span.clone() })
+    }
+
+    fn player(&self, name: &str) -> Option<Value> {
+        self.players.iter().position(|p| p == name).map(|i| Value::Player(i as u8))
+    }
+
+    /// Decodes a YAML value of the given shape. Map keys (`key`) may be integers written as strings.
+    fn value(&self, shape: &Shape, y: &Yaml, key: bool) -> Result<Value, String> {
+        let found = || format!("expected {}, found {}", self.describe(shape), yaml_words(y));
+        let v = match (shape, y) {
+            (Shape::Int(..), Yaml::Int(i)) => Value::Int(*i),
+            (Shape::Int(..), Yaml::Str(s)) if key => Value::Int(s.parse().map_err(|_| found())?),
+            (Shape::Bool, Yaml::Bool(b)) => Value::Bool(*b),
+            (Shape::Str, Yaml::Str(s)) => Value::str(s),
+            (Shape::Null, Yaml::Null) => Value::Null,
+            (Shape::Literal(l), Yaml::Str(s)) if **l == **s => Value::Str(l.clone()),
+            (Shape::Player, Yaml::Str(s)) => self.player(s).ok_or_else(|| format!("unknown player `{s}`"))?,
+            (Shape::Card(k), Yaml::Str(s)) => self.prog.kinds[*k as usize].by_code.get(s).map(|c| Value::Card(*c)).ok_or_else(found)?,
+            (Shape::Enum(e), Yaml::Str(s)) => {
+                let variants = &self.prog.enums[*e as usize].variants;
+                variants.iter().position(|v| v == s).map(|i| Value::Enum(*e, i as u16)).ok_or_else(found)?
+            }
+            (Shape::List(_, item), Yaml::Seq(items)) => Value::list(items.iter().map(|i| self.value(item, i, false)).collect::<Result<_, _>>()?),
+            (Shape::Map(k, v), Yaml::Map(entries)) => self.map(k, v, entries)?,
+            (Shape::Record(fields), Yaml::Map(entries)) => self.record(fields, entries)?,
+            (Shape::Union(alts), _) => return alts.iter().find_map(|a| self.value(a, y, key).ok()).ok_or_else(found),
+            _ => return Err(found()),
+        };
+        self.within(shape, &v)?;
+        Ok(v)
+    }
+
+    fn map(&self, k: &Shape, v: &Shape, entries: &[(Yaml, Yaml)]) -> Result<Value, String> {
+        let mut out: Vec<(Value, Value)> = vec![];
+        for (ky, vy) in entries {
+            let key = self.value(k, ky, true)?;
+            if out.iter().any(|(seen, _)| *seen == key) {
+                return Err(format!("the key {} is given twice", yaml_words(ky)));
+            }
+            out.push((key, self.value(v, vy, false)?));
+        }
+        Ok(Value::map(out))
+    }
+
+    fn record(&self, fields: &[(Rc<str>, bool, Shape)], entries: &[(Yaml, Yaml)]) -> Result<Value, String> {
+        for (k, _) in entries {
+            let known = matches!(k, Yaml::Str(s) if fields.iter().any(|(f, ..)| **f == **s));
+            if !known {
+                return Err(format!("unexpected key {}", yaml_words(k)));
+            }
+        }
+        let mut out = vec![];
+        for (name, optional, shape) in fields {
+            match entries.iter().find(|(k, _)| matches!(k, Yaml::Str(s) if **s == **name)) {
+                Some((_, vy)) => out.push((Value::Str(name.clone()), self.value(shape, vy, false).map_err(|m| format!("`{name}`: {m}"))?)),
+                None if *optional => {}
+                None => return Err(format!("missing key `{name}`")),
+            }
+        }
+        Ok(Value::map(out))
+    }
+
+    /// Checks the bounds a shape puts on an already decoded value.
+    fn within(&self, shape: &Shape, v: &Value) -> Result<(), String> {
+        match (shape, v) {
+            (Shape::Int(lo, hi), Value::Int(i)) => {
+                let lo = self.bound(lo.as_ref())?;
+                let hi = self.bound(hi.as_ref())?;
+                if lo.is_some_and(|lo| *i < lo) || hi.is_some_and(|hi| *i > hi) {
+                    return Err(format!("{i} is outside {}..{}", lo.map_or(String::new(), |l| l.to_string()), hi.map_or(String::new(), |h| h.to_string())));
+                }
+            }
+            (Shape::List(Some(len), item), Value::List(items)) => {
+                let want = self.bound(Some(len))?.unwrap_or(0);
+                if items.len() as i64 != want {
+                    return Err(format!("expected a list of {want}, found {}", items.len()));
+                }
+                items.iter().try_for_each(|i| self.within(item, i))?;
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn bound(&self, x: Option<&X>) -> Result<Option<i64>, String> {
+        let Some(x) = x else { return Ok(None) };
+        match eval_with_params(self.prog, self.players.clone(), self.params, x) {
+            Ok(Value::Int(i)) => Ok(Some(i)),
+            Ok(other) => Err(format!("the rules give a bound that is {}", other.type_name())),
+            Err(d) => Err(d.message),
+        }
+    }
+
+    fn describe(&self, shape: &Shape) -> String {
+        match shape {
+            Shape::Int(..) => "an integer".into(),
+            Shape::Bool => "a boolean".into(),
+            Shape::Str => "a string".into(),
+            Shape::Null => "null".into(),
+            Shape::Literal(l) => format!("`{l}`"),
+            Shape::Player => "a player name".into(),
+            Shape::Card(k) => format!("a card code of `{}`", self.prog.kinds[*k as usize].name),
+            Shape::Enum(e) => format!("one of {}", self.prog.enums[*e as usize].variants.join(" ")),
+            Shape::List(..) => "a list".into(),
+            Shape::Map(..) => "a mapping".into(),
+            Shape::Record(fields) => format!("a mapping with {}", fields.iter().map(|(f, ..)| format!("`{f}`")).collect::<Vec<_>>().join(", ")),
+            Shape::Union(alts) => alts.iter().map(|a| self.describe(a)).collect::<Vec<_>>().join(" or "),
+        }
+    }
+}
+
+fn yaml_words(y: &Yaml) -> String {
+    match y {
+        Yaml::Str(s) => format!("`{s}`"),
+        Yaml::Int(i) => format!("`{i}`"),
+        Yaml::Bool(b) => format!("`{b}`"),
+        other => other.kind().to_string(),
+    }
+}

@@ -1,0 +1,420 @@
+//! Expressions and built-in functions.
+
+use std::rc::Rc;
+
+use super::{Machine, Run, MAX_CALL_DEPTH};
+use crate::ast::BinOp;
+use crate::builtins::Builtin;
+use crate::program::{Part, E, X};
+use crate::value::Value;
+
+impl Machine<'_> {
+    pub(super) fn eval(&mut self, x: &X, frame: &mut Vec<Value>) -> Run<Value> {
+        self.burn(&x.span)?;
+        match &x.e {
+            E::Const(v) => Ok(v.clone()),
+            E::Local(s) => Ok(frame.get(*s as usize).cloned().unwrap_or(Value::Null)),
+            E::Global(g) => self.globals.get(*g as usize).cloned().ok_or_else(|| self.spec_error(&x.span, "state read before it is set".into())),
+            E::Param(p) => self.params.get(*p as usize).cloned().ok_or_else(|| self.spec_error(&x.span, "a parameter is read before it is set".into())),
+            E::Players => Ok(Value::list((0..self.players.len()).map(|i| Value::Player(i as u8)).collect())),
+            E::AllCards(k) => Ok(Value::list(self.prog.kinds[*k as usize].cards.clone().map(Value::Card).collect())),
+            E::AllVariants(e) => Ok(Value::list((0..self.prog.enums[*e as usize].variants.len()).map(|v| Value::Enum(*e, v as u16)).collect())),
+            E::Template(parts) => Ok(Value::str(&self.template(parts, frame)?)),
+            E::List(items) => Ok(Value::list(items.iter().map(|i| self.eval(i, frame)).collect::<Run<_>>()?)),
+            E::Record(fields) => Ok(Value::map(fields.iter().map(|(k, v)| Ok((k.clone(), self.eval(v, frame)?))).collect::<Run<_>>()?)),
+            E::Comprehension { body, slot, slot2, coll, cond } => self.comprehension(body, *slot, *slot2, coll, cond.as_deref(), frame),
+            E::Quantifier { all, slot, coll, body } => self.quantifier(*all, *slot, coll, body, frame),
+            E::If(c, a, b) => if self.truth(c, frame)? { self.eval(a, frame) } else { self.eval(b, frame) },
+            E::Not(a) => Ok(Value::Bool(!self.truth(a, frame)?)),
+            E::Neg(a) => Ok(Value::Int(-self.int(a, frame)?)),
+            E::Binary(op, a, b) => self.binary(*op, a, b, frame, x),
+            E::Index(a, i) => {
+                let base = self.eval(a, frame)?;
+                let key = self.eval(i, frame)?;
+                self.index(&base, &key, x)
+            }
+            E::Slice(a, lo, hi) => self.slice(a, lo.as_deref(), hi.as_deref(), frame),
+            E::Field(a, f) => {
+                let base = self.eval(a, frame)?;
+                self.field(&base, f, x)
+            }
+            E::CallFn(f, args) => self.call_fn(*f, args, frame, x),
+            E::Builtin(b, args) => self.builtin(*b, args, frame, x),
+            E::Lambda(..) => Err(self.spec_error(&x.span, "a lambda is only an argument".into())),
+        }
+    }
+
+    pub(super) fn template(&mut self, parts: &[Part], frame: &mut Vec<Value>) -> Run<String> {
+        let mut out = String::new();
+        for p in parts {
+            match p {
+                Part::Text(t) => out.push_str(t),
+                Part::Expr(e) => {
+                    let v = self.eval(e, frame)?;
+                    out.push_str(&super::show(self.prog, &self.players, &v));
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    pub(super) fn truth(&mut self, x: &X, frame: &mut Vec<Value>) -> Run<bool> {
+        match self.eval(x, frame)? {
+            Value::Bool(b) => Ok(b),
+            other => Err(self.spec_error(&x.span, format!("expected a bool, found {}", other.type_name()))),
+        }
+    }
+
+    fn int(&mut self, x: &X, frame: &mut Vec<Value>) -> Run<i64> {
+        match self.eval(x, frame)? {
+            Value::Int(i) => Ok(i),
+            other => Err(self.spec_error(&x.span, format!("expected an int, found {}", other.type_name()))),
+        }
+    }
+
+    pub(super) fn list(&mut self, x: &X, frame: &mut Vec<Value>) -> Run<Rc<Vec<Value>>> {
+        match self.eval(x, frame)? {
+            Value::List(l) => Ok(l),
+            Value::Map(m) => Ok(Rc::new(m.iter().map(|(k, _)| k.clone()).collect())),
+            other => Err(self.spec_error(&x.span, format!("expected a list, found {}", other.type_name()))),
+        }
+    }
+
+    fn comprehension(&mut self, body: &X, slot: u16, slot2: Option<u16>, coll: &X, cond: Option<&X>, frame: &mut Vec<Value>) -> Run<Value> {
+        let items = self.entries(coll, frame)?;
+        let mut out = Vec::with_capacity(items.len());
+        for (a, b) in items {
+            bind(frame, slot, a);
+            if let Some(s2) = slot2 {
+                bind(frame, s2, b);
+            }
+            if let Some(c) = cond {
+                if !self.truth(c, frame)? {
+                    continue;
+                }
+            }
+            out.push(self.eval(body, frame)?);
+        }
+        Ok(Value::list(out))
+    }
+
+    /// Items of a collection for `for` and comprehensions: (item, null) for lists,
+    /// (key, value) for maps; with two names a list gives (index, item).
+    pub(super) fn entries(&mut self, coll: &X, frame: &mut Vec<Value>) -> Run<Vec<(Value, Value)>> {
+        match self.eval(coll, frame)? {
+            Value::List(l) => Ok(l.iter().enumerate().map(|(i, v)| (v.clone(), Value::Int(i as i64))).collect()),
+            Value::Map(m) => Ok(m.as_ref().clone()),
+            other => Err(self.spec_error(&coll.span, format!("expected a list or map, found {}", other.type_name()))),
+        }
+    }
+
+    fn quantifier(&mut self, all: bool, slot: u16, coll: &X, body: &X, frame: &mut Vec<Value>) -> Run<Value> {
+        let items = self.list(coll, frame)?;
+        for item in items.iter() {
+            bind(frame, slot, item.clone());
+            if self.truth(body, frame)? != all {
+                return Ok(Value::Bool(!all));
+            }
+        }
+        Ok(Value::Bool(all))
+    }
+
+    fn binary(&mut self, op: BinOp, a: &X, b: &X, frame: &mut Vec<Value>, x: &X) -> Run<Value> {
+        match op {
+            BinOp::And => return Ok(Value::Bool(self.truth(a, frame)? && self.truth(b, frame)?)),
+            BinOp::Or => return Ok(Value::Bool(self.truth(a, frame)? || self.truth(b, frame)?)),
+            _ => {}
+        }
+        let l = self.eval(a, frame)?;
+        let r = self.eval(b, frame)?;
+        match (op, &l, &r) {
+            (BinOp::Eq, ..) => Ok(Value::Bool(l == r)),
+            (BinOp::Ne, ..) => Ok(Value::Bool(l != r)),
+            (BinOp::In, ..) => Ok(Value::Bool(self.contains(&r, &l, b)?)),
+            (BinOp::NotIn, ..) => Ok(Value::Bool(!self.contains(&r, &l, b)?)),
+            (BinOp::Concat, ..) => {
+                let mut s = super::show(self.prog, &self.players, &l);
+                s.push_str(&super::show(self.prog, &self.players, &r));
+                Ok(Value::str(&s))
+            }
+            (BinOp::Add, Value::List(p), Value::List(q)) => Ok(Value::list(p.iter().chain(q.iter()).cloned().collect())),
+            (BinOp::Sub, Value::List(p), Value::List(q)) => Ok(Value::list(multiset_minus(p, q))),
+            (_, Value::Int(p), Value::Int(q)) => self.arith(op, *p, *q, x),
+            _ => Err(self.spec_error(&x.span, format!("cannot apply this operator to {} and {}", l.type_name(), r.type_name()))),
+        }
+    }
+
+    fn arith(&self, op: BinOp, p: i64, q: i64, x: &X) -> Run<Value> {
+        let overflow = || self.spec_error(&x.span, "arithmetic overflow or division by zero".into());
+        Ok(match op {
+            BinOp::Add => Value::Int(p.checked_add(q).ok_or_else(overflow)?),
+            BinOp::Sub => Value::Int(p.checked_sub(q).ok_or_else(overflow)?),
+            BinOp::Mul => Value::Int(p.checked_mul(q).ok_or_else(overflow)?),
+            BinOp::Div => Value::Int(p.checked_div_euclid(q).ok_or_else(overflow)?),
+            BinOp::Rem => Value::Int(p.checked_rem_euclid(q).ok_or_else(overflow)?),
+            BinOp::Lt => Value::Bool(p < q),
+            BinOp::Le => Value::Bool(p <= q),
+            BinOp::Gt => Value::Bool(p > q),
+            BinOp::Ge => Value::Bool(p >= q),
+            _ => return Err(self.spec_error(&x.span, "this operator does not apply to ints".into())),
+        })
+    }
+
+    fn contains(&self, coll: &Value, item: &Value, at: &X) -> Run<bool> {
+        match coll {
+            Value::List(l) => Ok(l.contains(item)),
+            Value::Map(m) => Ok(m.iter().any(|(k, _)| k == item)),
+            other => Err(self.spec_error(&at.span, format!("`in` needs a list or map, found {}", other.type_name()))),
+        }
+    }
+
+    pub(super) fn index(&self, base: &Value, key: &Value, x: &X) -> Run<Value> {
+        match (base, key) {
+            (Value::List(l), Value::Int(i)) => usize::try_from(*i).ok().and_then(|i| l.get(i)).cloned()
+                .ok_or_else(|| self.spec_error(&x.span, format!("index {i} is outside a list of {}", l.len()))),
+            (Value::Map(_), k) => Ok(base.get(k).cloned().unwrap_or(Value::Null)),
+            (Value::Null, _) => Err(self.spec_error(&x.span, "indexing null".into())),
+            _ => Err(self.spec_error(&x.span, format!("cannot index {} with {}", base.type_name(), key.type_name()))),
+        }
+    }
+
+    fn slice(&mut self, a: &X, lo: Option<&X>, hi: Option<&X>, frame: &mut Vec<Value>) -> Run<Value> {
+        let items = self.list(a, frame)?;
+        let len = items.len() as i64;
+        let lo = match lo { Some(x) => self.int(x, frame)?, None => 0 }.clamp(0, len) as usize;
+        let hi = match hi { Some(x) => self.int(x, frame)?, None => len }.clamp(0, len) as usize;
+        Ok(Value::list(items.get(lo..hi.max(lo)).unwrap_or(&[]).to_vec()))
+    }
+
+    fn field(&self, base: &Value, f: &Value, x: &X) -> Run<Value> {
+        let Value::Str(name) = f else { return Err(self.spec_error(&x.span, "bad field".into())) };
+        match base {
+            Value::Card(c) => {
+                let card = &self.prog.cards[*c as usize];
+                if &**name == "code" {
+                    return Ok(Value::Str(card.code.clone()));
+                }
+                let kind = &self.prog.kinds[card.kind as usize];
+                kind.fields.iter().position(|n| n == &**name).and_then(|i| card.attrs.get(i)).cloned()
+                    .ok_or_else(|| self.spec_error(&x.span, format!("cards of `{}` have no attribute `{name}`", kind.name)))
+            }
+            Value::Map(_) => Ok(base.get(f).cloned().unwrap_or(Value::Null)),
+            other => Err(self.spec_error(&x.span, format!("{} has no field `{name}`", other.type_name()))),
+        }
+    }
+
+    fn call_fn(&mut self, f: u16, args: &[X], frame: &mut Vec<Value>, x: &X) -> Run<Value> {
+        let func = &self.prog.fns[f as usize];
+        if args.len() != func.arity {
+            return Err(self.spec_error(&x.span, format!("`{}` takes {} argument(s)", func.name, func.arity)));
+        }
+        if self.depth >= MAX_CALL_DEPTH {
+            return Err(self.spec_error(&x.span, format!("helpers call each other more than {MAX_CALL_DEPTH} deep")));
+        }
+        let mut inner = Vec::with_capacity(func.locals.max(args.len()));
+        for a in args {
+            inner.push(self.eval(a, frame)?);
+        }
+        inner.resize(func.locals.max(args.len()), Value::Null);
+        self.depth += 1;
+        let out = self.eval(&func.body, &mut inner);
+        self.depth -= 1;
+        out
+    }
+
+    fn lambda_apply(&mut self, lambda: &X, item: Value, frame: &mut Vec<Value>) -> Run<Value> {
+        let E::Lambda(slot, body) = &lambda.e else { return Err(self.spec_error(&lambda.span, "expected `x => ...`".into())) };
+        bind(frame, *slot, item);
+        self.eval(body, frame)
+    }
+
+    fn builtin(&mut self, b: Builtin, args: &[X], frame: &mut Vec<Value>, x: &X) -> Run<Value> {
+        let arg = |i: usize| args.get(i).ok_or(());
+        let Ok(first) = arg(0) else { return Err(self.spec_error(&x.span, "missing argument".into())) };
+        match b {
+            Builtin::Len => match self.eval(first, frame)? {
+                Value::List(l) => Ok(Value::Int(l.len() as i64)),
+                Value::Map(m) => Ok(Value::Int(m.len() as i64)),
+                Value::Str(s) => Ok(Value::Int(s.chars().count() as i64)),
+                other => Err(self.spec_error(&x.span, format!("`len` of {}", other.type_name()))),
+            },
+            Builtin::Sum => {
+                let items = self.list(first, frame)?;
+                let mut total: i64 = 0;
+                for v in items.iter() {
+                    let Value::Int(i) = v else { return Err(self.spec_error(&x.span, format!("`sum` of a list holding {}", v.type_name()))) };
+                    total = total.checked_add(*i).ok_or_else(|| self.spec_error(&x.span, "overflow".into()))?;
+                }
+                Ok(Value::Int(total))
+            }
+            Builtin::Max => Ok(self.list(first, frame)?.iter().max().cloned().unwrap_or(Value::Null)),
+            Builtin::Min => Ok(self.list(first, frame)?.iter().min().cloned().unwrap_or(Value::Null)),
+            Builtin::MaxBy | Builtin::MinBy | Builtin::SortBy | Builtin::Count => {
+                let items = self.list(first, frame)?;
+                let Some(lambda) = args.get(1) else { return Err(self.spec_error(&x.span, "missing `x => ...`".into())) };
+                let mut keyed = Vec::with_capacity(items.len());
+                for item in items.iter() {
+                    keyed.push((self.lambda_apply(lambda, item.clone(), frame)?, item.clone()));
+                }
+                Ok(by_key(b, keyed))
+            }
+            Builtin::Sort => {
+                let mut items = self.list(first, frame)?.as_ref().clone();
+                items.sort();
+                Ok(Value::list(items))
+            }
+            Builtin::Reverse => Ok(Value::list(self.list(first, frame)?.iter().rev().cloned().collect())),
+            Builtin::First => Ok(self.list(first, frame)?.first().cloned().unwrap_or(Value::Null)),
+            Builtin::Last => Ok(self.list(first, frame)?.last().cloned().unwrap_or(Value::Null)),
+            Builtin::Range => {
+                let lo = self.int(first, frame)?;
+                let hi = match args.get(1) { Some(h) => self.int(h, frame)?, None => lo };
+                if hi.saturating_sub(lo) > 100_000 {
+                    return Err(self.spec_error(&x.span, "a range of more than 100000 numbers".into()));
+                }
+                Ok(Value::list((lo..=hi).map(Value::Int).collect()))
+            }
+            Builtin::Distinct => Ok(Value::Bool(first_duplicate(&self.list(first, frame)?).is_none())),
+            Builtin::Dup => Ok(first_duplicate(&self.list(first, frame)?).unwrap_or(Value::Null)),
+            Builtin::Keys => Ok(Value::List(self.list(first, frame)?)),
+            Builtin::Values => match self.eval(first, frame)? {
+                Value::Map(m) => Ok(Value::list(m.iter().map(|(_, v)| v.clone()).collect())),
+                other => Err(self.spec_error(&x.span, format!("`values` of {}", other.type_name()))),
+            },
+            Builtin::Flatten => {
+                let mut out = vec![];
+                for item in self.list(first, frame)?.iter() {
+                    match item {
+                        Value::List(l) => out.extend(l.iter().cloned()),
+                        other => out.push(other.clone()),
+                    }
+                }
+                Ok(Value::list(out))
+            }
+            Builtin::SeatsFrom | Builtin::SeatsAfter | Builtin::NextPlayer => {
+                let Value::Player(p) = self.eval(first, frame)? else { return Err(self.spec_error(&x.span, "expected a player".into())) };
+                Ok(self.seats(b, p))
+            }
+            Builtin::IndexOf => {
+                let items = self.list(first, frame)?;
+                let Some(needle) = args.get(1) else { return Err(self.spec_error(&x.span, "missing argument".into())) };
+                let needle = self.eval(needle, frame)?;
+                Ok(items.iter().position(|v| *v == needle).map_or(Value::Null, |i| Value::Int(i as i64)))
+            }
+            Builtin::Abs => Ok(Value::Int(self.int(first, frame)?.abs())),
+            Builtin::Str => {
+                let v = self.eval(first, frame)?;
+                Ok(Value::str(&super::show(self.prog, &self.players, &v)))
+            }
+            Builtin::Repeat | Builtin::Chunks => {
+                let items = self.list(first, frame)?;
+                let Some(n) = args.get(1) else { return Err(self.spec_error(&x.span, "missing argument".into())) };
+                let n = self.int(n, frame)?;
+                if !(1..=10_000).contains(&n) {
+                    return Err(self.spec_error(&x.span, format!("a count of {n}, outside 1..10000")));
+                }
+                let n = n as usize;
+                Ok(if b == Builtin::Repeat {
+                    Value::list(items.iter().cloned().cycle().take(items.len() * n).collect())
+                } else {
+                    Value::list(items.chunks(n).map(|c| Value::list(c.to_vec())).collect())
+                })
+            }
+            Builtin::ZipMap => {
+                let keys = self.list(first, frame)?;
+                let Some(v) = args.get(1) else { return Err(self.spec_error(&x.span, "missing argument".into())) };
+                let values = self.list(v, frame)?;
+                Ok(Value::map(keys.iter().cloned().zip(values.iter().cloned()).collect()))
+            }
+            Builtin::Shuffle => {
+                let mut items = self.list(first, frame)?.as_ref().clone();
+                self.rng.shuffle(&mut items);
+                Ok(Value::list(items))
+            }
+            Builtin::Permutations => {
+                let items = self.list(first, frame)?;
+                if items.len() > 8 {
+                    return Err(self.spec_error(&x.span, "`permutations` of more than 8 items".into()));
+                }
+                Ok(Value::list(permutations(&items).into_iter().map(Value::list).collect()))
+            }
+            Builtin::Subsets => {
+                let items = self.list(first, frame)?;
+                if items.len() > 12 {
+                    return Err(self.spec_error(&x.span, "`subsets` of more than 12 items".into()));
+                }
+                let subsets = (0u32..1 << items.len()).map(|mask| Value::list(items.iter().enumerate().filter(|(i, _)| mask & (1 << i) != 0).map(|(_, v)| v.clone()).collect()));
+                Ok(Value::list(subsets.collect()))
+            }
+        }
+    }
+
+    fn seats(&self, b: Builtin, p: u8) -> Value {
+        let n = self.players.len().max(1);
+        let at = |k: usize| Value::Player(((p as usize + k) % n) as u8);
+        match b {
+            Builtin::NextPlayer => at(1),
+            Builtin::SeatsFrom => Value::list((0..n).map(at).collect()),
+            _ => Value::list((1..=n).map(at).collect()),
+        }
+    }
+}
+
+pub(super) fn bind(frame: &mut Vec<Value>, slot: u16, v: Value) {
+    let i = slot as usize;
+    if i >= frame.len() {
+        frame.resize(i + 1, Value::Null);
+    }
+    frame[i] = v;
+}
+
+fn by_key(b: Builtin, keyed: Vec<(Value, Value)>) -> Value {
+    match b {
+        // The first of equal keys wins, so ties resolve in collection order.
+        Builtin::MaxBy => keyed.into_iter().fold(None, |best: Option<(Value, Value)>, (k, v)| match best {
+            Some((bk, bv)) if bk >= k => Some((bk, bv)),
+            _ => Some((k, v)),
+        }).map_or(Value::Null, |(_, v)| v),
+        Builtin::MinBy => keyed.into_iter().fold(None, |best: Option<(Value, Value)>, (k, v)| match best {
+            Some((bk, bv)) if bk <= k => Some((bk, bv)),
+            _ => Some((k, v)),
+        }).map_or(Value::Null, |(_, v)| v),
+        Builtin::Count => Value::Int(keyed.iter().filter(|(k, _)| *k == Value::Bool(true)).count() as i64),
+        _ => {
+            let mut keyed = keyed;
+            keyed.sort_by(|a, b| a.0.cmp(&b.0));
+            Value::list(keyed.into_iter().map(|(_, v)| v).collect())
+        }
+    }
+}
+
+/// `a - b` on lists: each item of `b` removes one equal item of `a`.
+pub(super) fn multiset_minus(a: &[Value], b: &[Value]) -> Vec<Value> {
+    let mut out = a.to_vec();
+    for item in b {
+        if let Some(i) = out.iter().position(|x| x == item) {
+            out.remove(i);
+        }
+    }
+    out
+}
+
+fn first_duplicate(items: &[Value]) -> Option<Value> {
+    items.iter().enumerate().find(|(i, v)| items[..*i].contains(v)).map(|(_, v)| v.clone())
+}
+
+fn permutations(items: &[Value]) -> Vec<Vec<Value>> {
+    if items.len() <= 1 {
+        return vec![items.to_vec()];
+    }
+    let mut out = vec![];
+    for i in 0..items.len() {
+        let mut rest = items.to_vec();
+        let head = rest.remove(i);
+        for mut tail in permutations(&rest) {
+            tail.insert(0, head.clone());
+            out.push(tail);
+        }
+    }
+    out
+}

@@ -1,0 +1,328 @@
+//! Statements, and the waiting points where events are consumed.
+
+use super::eval::bind;
+use super::legal::Pick;
+use super::{Ctl, Event, Machine, Run, Source, Stop, Violation, FUEL_PER_EVENT};
+use crate::ast::AssignOp;
+use crate::program::{Block, Branch, Choose, St, Target, S, X};
+use crate::value::Value;
+
+/// The shared rule ids the engine itself reports, by their index in `Program::rules`.
+pub const AFTER_GAME_END: u16 = 0;
+pub const UNEXPECTED_ACTION: u16 = 1;
+pub const TURN_ORDER: u16 = 2;
+
+impl<'p> Machine<'p> {
+    pub(super) fn exec_block(&mut self, block: &'p Block, frame: &mut Vec<Value>) -> Run<Ctl> {
+        for s in block {
+            let ctl = self.exec(s, frame)?;
+            if ctl != Ctl::Next {
+                return Ok(ctl);
+            }
+        }
+        Ok(Ctl::Next)
+    }
+
+    fn exec(&mut self, s: &'p S, frame: &mut Vec<Value>) -> Run<Ctl> {
+        self.burn(&s.span)?;
+        match &s.s {
+            St::Let(slot, x) => {
+                let v = self.eval(x, frame)?;
+                bind(frame, *slot, v);
+            }
+            St::Require { .. } => {}
+            St::If(c, a, b) => return if self.truth(c, frame)? { self.exec_block(a, frame) } else { self.exec_block(b, frame) },
+            St::For { slot, slot2, coll, body } => return self.exec_for(*slot, *slot2, coll, body, frame),
+            St::While(c, body) => {
+                while self.truth(c, frame)? {
+                    match self.exec_block(body, frame)? {
+                        Ctl::Break => break,
+                        Ctl::Again => return Ok(Ctl::Again),
+                        _ => {}
+                    }
+                }
+            }
+            St::Loop(body) => loop {
+                self.burn(&s.span)?;
+                match self.exec_block(body, frame)? {
+                    Ctl::Break => break,
+                    Ctl::Again => return Ok(Ctl::Again),
+                    _ => {}
+                }
+            },
+            St::Choose(c) => return self.choose(c, frame),
+            St::Break => return Ok(Ctl::Break),
+            St::Continue => return Ok(Ctl::Continue),
+            St::Again => return Ok(Ctl::Again),
+            St::Finish => self.finished = true,
+            St::Assign { target, path, op, value } => self.assign(*target, path, *op, value, frame, s)?,
+            St::Call(p, args) => self.call_proc(*p, args, frame, s)?,
+        }
+        Ok(Ctl::Next)
+    }
+
+    fn exec_for(&mut self, slot: u16, slot2: Option<u16>, coll: &X, body: &'p Block, frame: &mut Vec<Value>) -> Run<Ctl> {
+        for (a, b) in self.entries(coll, frame)? {
+            bind(frame, slot, a);
+            if let Some(s2) = slot2 {
+                bind(frame, s2, b);
+            }
+            match self.exec_block(body, frame)? {
+                Ctl::Break => break,
+                Ctl::Again => return Ok(Ctl::Again),
+                _ => {}
+            }
+        }
+        Ok(Ctl::Next)
+    }
+
+    fn assign(&mut self, target: Target, path: &[X], op: AssignOp, value: &X, frame: &mut Vec<Value>, s: &S) -> Run<()> {
+        let keys = path.iter().map(|k| self.eval(k, frame)).collect::<Run<Vec<_>>>()?;
+        let new = self.eval(value, frame)?;
+        let slot = match target {
+            Target::Global(g) => self.globals.get_mut(g as usize),
+            Target::Local(l) => frame.get_mut(l as usize),
+        };
+        let Some(slot) = slot else { return Err(self.spec_error(&s.span, "assignment to nothing".into())) };
+        let mut root = std::mem::replace(slot, Value::Null);
+        let result = update(&mut root, &keys, op, new);
+        let slot = match target {
+            Target::Global(g) => self.globals.get_mut(g as usize),
+            Target::Local(l) => frame.get_mut(l as usize),
+        };
+        if let Some(slot) = slot {
+            *slot = root;
+        }
+        result.map_err(|m| self.spec_error(&s.span, m))
+    }
+
+    fn call_proc(&mut self, p: u16, args: &[X], frame: &mut Vec<Value>, s: &S) -> Run<()> {
+        let prog = self.prog;
+        let proc_ = &prog.procs[p as usize];
+        if args.len() != proc_.arity {
+            return Err(self.spec_error(&s.span, format!("`{}` takes {} argument(s)", proc_.name, proc_.arity)));
+        }
+        if self.depth >= super::MAX_CALL_DEPTH {
+            return Err(self.spec_error(&s.span, "procedures call each other too deep".into()));
+        }
+        let mut inner = args.iter().map(|a| self.eval(a, frame)).collect::<Run<Vec<_>>>()?;
+        inner.resize(proc_.locals.max(args.len()), Value::Null);
+        self.depth += 1;
+        let out = self.exec_block(&proc_.body, &mut inner);
+        self.depth -= 1;
+        out.map(|_| ())
+    }
+
+    // ------------------------------------------------------------ waiting points
+
+    /// Waits at a `choose` for the next event and runs the branch it takes.
+    fn choose(&mut self, c: &'p Choose, frame: &mut Vec<Value>) -> Run<Ctl> {
+        loop {
+            let Some(event) = self.next_event(Some(c), frame)? else {
+                return self.no_branch_taken(c, frame);
+            };
+            match self.dispatch(&event, Some(c), frame)? {
+                Dispatch::Otherwise => return self.no_branch_taken(c, frame),
+                Dispatch::Stay => continue,
+                Dispatch::Taken(ctl) => return Ok(ctl),
+            }
+        }
+    }
+
+    /// After the flow has run out: only the `always` actions remain open.
+    pub(super) fn wait_after_flow(&mut self) -> Run<()> {
+        let mut frame = vec![];
+        loop {
+            let Some(event) = self.next_event(None, &mut frame)? else { return Ok(()) };
+            self.dispatch(&event, None, &mut frame)?;
+        }
+    }
+
+    fn no_branch_taken(&mut self, c: &'p Choose, frame: &mut Vec<Value>) -> Run<Ctl> {
+        match &c.otherwise {
+            Some(block) => self.exec_block(block, frame),
+            None => Err(Stop::End),
+        }
+    }
+
+    /// The next event, or `None` when the point may be left without one (an `otherwise`
+    /// in a random playout). At the end of the events, `Stop::End` unless `otherwise` runs.
+    fn next_event(&mut self, c: Option<&'p Choose>, frame: &mut Vec<Value>) -> Run<Option<Event>> {
+        let has_otherwise = c.is_some_and(|c| c.otherwise.is_some());
+        if self.draining {
+            return if has_otherwise { Ok(None) } else { Err(Stop::End) };
+        }
+        if let Source::Transcript { events, pos } = &self.source {
+            return match events.get(*pos) {
+                Some(e) => Ok(Some(e.clone())),
+                None if has_otherwise => Ok(None),
+                None => Err(Stop::End),
+            };
+        }
+        match self.pick_random(c, frame)? {
+            Pick::Event(e) => Ok(Some(e)),
+            Pick::Otherwise => Ok(None),
+            Pick::Stop => Err(Stop::End),
+        }
+    }
+
+    /// Judges one event at a waiting point: the shared ids first, then the branch's checks.
+    fn dispatch(&mut self, event: &Event, c: Option<&'p Choose>, frame: &mut Vec<Value>) -> Run<Dispatch> {
+        let open = self.open_branches(c, frame)?;
+        let named: Vec<&(&Branch, Vec<Value>, bool)> = open.iter().filter(|(b, ..)| b.action == event.action).collect();
+        if named.is_empty() {
+            if c.is_some_and(|c| c.otherwise.is_some()) {
+                return Ok(Dispatch::Otherwise);
+            }
+            let rule = if self.finished { AFTER_GAME_END } else { UNEXPECTED_ACTION };
+            let at = c.map_or(0..0, |c| c.span.clone());
+            return self.violate(rule, event, self.not_open_message(event), at, c, frame);
+        }
+        let Some((branch, _, ambient)) = named.iter().find(|(_, actors, _)| actors.contains(&event.actor)).map(|t| (t.0, t.1.clone(), t.2)) else {
+            let actors: Vec<Value> = named.iter().flat_map(|(_, a, _)| a.iter().cloned()).collect();
+            let message = format!("{} may not take `{}` now; only {} may", self.who(&event.actor), self.prog.actions[event.action as usize].name, self.list_words(&actors));
+            let at = named[0].0.span.clone();
+            return self.violate(TURN_ORDER, event, message, at, c, frame);
+        };
+        let mut own = vec![Value::Null; self.prog.always_locals];
+        let failed = if ambient { self.run_checks(branch, &event.actor, &event.arg, &mut own)? } else { self.run_checks(branch, &event.actor, &event.arg, frame)? };
+        if let Some((rule, message, at)) = failed {
+            return self.violate(rule, event, message, at, c, frame);
+        }
+        self.consume();
+        let ctl = if ambient { self.exec_block(&branch.effects, &mut own)? } else { self.exec_block(&branch.effects, frame)? };
+        Ok(if ambient || ctl == Ctl::Again { Dispatch::Stay } else { Dispatch::Taken(ctl) })
+    }
+
+    fn consume(&mut self) {
+        self.fuel = FUEL_PER_EVENT;
+        if let Source::Transcript { pos, .. } = &mut self.source {
+            *pos += 1;
+        }
+    }
+
+    /// Records the first violation, then lets the game run on as if the transcript had
+    /// ended just before the event, so pending outcomes (an `otherwise`) still settle.
+    fn violate(&mut self, rule: u16, event: &Event, message: String, at: crate::span::Span, c: Option<&'p Choose>, frame: &mut Vec<Value>) -> Run<Dispatch> {
+        let legal = self.legal_descriptions(c, frame)?;
+        self.violation = Some(Violation { rule, event: event.index, message, spec_span: at, legal });
+        self.draining = true;
+        if c.is_some_and(|c| c.otherwise.is_some()) {
+            return Ok(Dispatch::Otherwise);
+        }
+        Err(Stop::End)
+    }
+
+    fn not_open_message(&self, event: &Event) -> String {
+        let action = &self.prog.actions[event.action as usize].name;
+        if self.finished {
+            format!("the game is over; {} cannot {action} any more", self.who(&event.actor))
+        } else {
+            format!("no one may {action} at this point of the game")
+        }
+    }
+
+    pub(super) fn who(&self, actor: &Value) -> String {
+        super::show(self.prog, &self.players, actor)
+    }
+
+    fn list_words(&self, values: &[Value]) -> String {
+        let words: Vec<String> = values.iter().map(|v| self.who(v)).collect();
+        words.join(" or ")
+    }
+
+    /// Runs a branch's checks with its argument bound; the first failing `require`.
+    pub(super) fn run_checks(&mut self, b: &Branch, actor: &Value, arg: &Value, frame: &mut Vec<Value>) -> Run<Option<(u16, String, crate::span::Span)>> {
+        bind(frame, b.arg, arg.clone());
+        if let Some(slot) = b.actor {
+            bind(frame, slot, actor.clone());
+        }
+        self.checks(&b.checks, frame)
+    }
+
+    fn checks(&mut self, block: &Block, frame: &mut Vec<Value>) -> Run<Option<(u16, String, crate::span::Span)>> {
+        for s in block {
+            self.burn(&s.span)?;
+            let failed = match &s.s {
+                St::Require { cond, rule, message } => {
+                    if self.truth(cond, frame)? { None } else { Some((*rule, self.template(message, frame)?, s.span.clone())) }
+                }
+                St::Let(slot, x) => {
+                    let v = self.eval(x, frame)?;
+                    bind(frame, *slot, v);
+                    None
+                }
+                St::If(c, a, b) => {
+                    let branch = if self.truth(c, frame)? { a } else { b };
+                    self.checks(branch, frame)?
+                }
+                St::For { slot, slot2, coll, body } => self.checks_for(*slot, *slot2, coll, body, frame)?,
+                _ => None,
+            };
+            if failed.is_some() {
+                return Ok(failed);
+            }
+        }
+        Ok(None)
+    }
+
+    fn checks_for(&mut self, slot: u16, slot2: Option<u16>, coll: &X, body: &Block, frame: &mut Vec<Value>) -> Run<Option<(u16, String, crate::span::Span)>> {
+        for (a, b) in self.entries(coll, frame)? {
+            bind(frame, slot, a);
+            if let Some(s2) = slot2 {
+                bind(frame, s2, b);
+            }
+            if let Some(f) = self.checks(body, frame)? {
+                return Ok(Some(f));
+            }
+        }
+        Ok(None)
+    }
+}
+
+/// What a waiting point does after an event.
+pub(super) enum Dispatch {
+    /// The event matched no branch and the point has `otherwise`: run it, keep the event.
+    Otherwise,
+    /// A record or `again`: wait here for the next event.
+    Stay,
+    Taken(Ctl),
+}
+
+/// Changes the value at `keys` inside `root`.
+fn update(root: &mut Value, keys: &[Value], op: AssignOp, new: Value) -> Result<(), String> {
+    let Some((key, rest)) = keys.split_first() else {
+        return combine(root, op, new);
+    };
+    match root {
+        Value::List(list) => {
+            let Value::Int(i) = key else { return Err(format!("a list index must be an int, not {}", key.type_name())) };
+            let len = list.len();
+            let item = usize::try_from(*i).ok().and_then(|i| std::rc::Rc::make_mut(list).get_mut(i)).ok_or(format!("index {i} is outside a list of {len}"))?;
+            update(item, rest, op, new)
+        }
+        Value::Map(map) => {
+            let map = std::rc::Rc::make_mut(map);
+            if let Some((_, v)) = map.iter_mut().find(|(k, _)| k == key) {
+                return update(v, rest, op, new);
+            }
+            let mut v = Value::Null;
+            update(&mut v, rest, op, new)?;
+            map.push((key.clone(), v));
+            Ok(())
+        }
+        other => Err(format!("cannot index into {}", other.type_name())),
+    }
+}
+
+fn combine(slot: &mut Value, op: AssignOp, new: Value) -> Result<(), String> {
+    *slot = match (op, &*slot, new) {
+        (AssignOp::Set, _, v) => v,
+        (AssignOp::Add, Value::Int(a), Value::Int(b)) => Value::Int(a.checked_add(b).ok_or("overflow")?),
+        (AssignOp::Sub, Value::Int(a), Value::Int(b)) => Value::Int(a.checked_sub(b).ok_or("overflow")?),
+        (AssignOp::Add, Value::List(a), Value::List(b)) => Value::list(a.iter().chain(b.iter()).cloned().collect()),
+        (AssignOp::Sub, Value::List(a), Value::List(b)) => Value::list(super::eval::multiset_minus(a, &b)),
+        (_, a, b) => return Err(format!("cannot combine {} with {}", a.type_name(), b.type_name())),
+    };
+    Ok(())
+}

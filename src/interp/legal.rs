@@ -1,0 +1,186 @@
+//! The legal actions at a waiting point: the open branches, each actor, each argument of
+//! the action's finite domain (or the branch's `choices`), kept when the checks pass.
+
+use super::eval::bind;
+use super::{Event, Machine, Run, Source};
+use crate::program::{Branch, Choose, Shape};
+use crate::value::Value;
+
+/// Arguments enumerated for one action at most; larger domains need `choices`.
+const MAX_DOMAIN: usize = 4096;
+/// Legal actions named in a diagnostic's help before it is shortened.
+const MAX_LISTED: usize = 8;
+
+#[derive(Debug, Clone)]
+pub struct Candidate {
+    pub actor: Value,
+    pub action: u16,
+    pub arg: Value,
+}
+
+pub(super) enum Pick {
+    Event(Event),
+    Otherwise,
+    Stop,
+}
+
+impl<'p> Machine<'p> {
+    /// Branches open here, with their actors and whether they are `always` records.
+    pub(super) fn open_branches(&mut self, c: Option<&'p Choose>, frame: &mut Vec<Value>) -> Run<Vec<(&'p Branch, Vec<Value>, bool)>> {
+        let prog = self.prog;
+        let mut open = vec![];
+        let own = c.map_or(&[][..], |c| &c.branches[..]);
+        for b in own {
+            if let Some(actors) = self.actors_if_open(b, frame)? {
+                open.push((b, actors, false));
+            }
+        }
+        // An optional point (`otherwise`) waits for its own branches only.
+        if c.is_some_and(|c| c.otherwise.is_some()) {
+            return Ok(open);
+        }
+        let mut scratch = vec![Value::Null; prog.always_locals];
+        for b in &prog.always {
+            if let Some(actors) = self.actors_if_open(b, &mut scratch)? {
+                open.push((b, actors, true));
+            }
+        }
+        Ok(open)
+    }
+
+    fn actors_if_open(&mut self, b: &Branch, frame: &mut Vec<Value>) -> Run<Option<Vec<Value>>> {
+        if let Some(g) = &b.guard {
+            if !self.truth(g, frame)? {
+                return Ok(None);
+            }
+        }
+        let actors = match self.eval(&b.actors, frame)? {
+            Value::List(l) => l.as_ref().clone(),
+            Value::Null => vec![],
+            one => vec![one],
+        };
+        Ok(if actors.is_empty() { None } else { Some(actors) })
+    }
+
+    /// Every legal action here.
+    pub fn legal(&mut self, c: Option<&'p Choose>, frame: &mut Vec<Value>) -> Run<Vec<Candidate>> {
+        let mut out = vec![];
+        let open = self.open_branches(c, frame)?;
+        let mut scratch = vec![Value::Null; self.prog.always_locals];
+        for (b, actors, ambient) in open {
+            let f: &mut Vec<Value> = if ambient { &mut scratch } else { frame };
+            for actor in actors {
+                for arg in self.arguments(b, &actor, f)? {
+                    if self.run_checks(b, &actor, &arg, f)?.is_none() {
+                        out.push(Candidate { actor: actor.clone(), action: b.action, arg });
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    fn arguments(&mut self, b: &Branch, actor: &Value, frame: &mut Vec<Value>) -> Run<Vec<Value>> {
+        if let Some(choices) = &b.choices {
+            if let Some(slot) = b.actor {
+                bind(frame, slot, actor.clone());
+            }
+            return Ok(self.list(choices, frame)?.as_ref().clone());
+        }
+        let prog = self.prog;
+        Ok(self.domain(&prog.actions[b.action as usize].shape)?.unwrap_or_default())
+    }
+
+    /// All values of a shape, when there are few enough to list.
+    fn domain(&mut self, shape: &Shape) -> Run<Option<Vec<Value>>> {
+        Ok(Some(match shape {
+            Shape::Bool => vec![Value::Bool(false), Value::Bool(true)],
+            Shape::Null => vec![Value::Null],
+            Shape::Literal(s) => vec![Value::Str(s.clone())],
+            Shape::Player => (0..self.players.len()).map(|i| Value::Player(i as u8)).collect(),
+            Shape::Card(k) => self.prog.kinds[*k as usize].cards.clone().map(Value::Card).collect(),
+            Shape::Enum(e) => (0..self.prog.enums[*e as usize].variants.len()).map(|v| Value::Enum(*e, v as u16)).collect(),
+            Shape::Int(Some(lo), Some(hi)) => {
+                let (Value::Int(lo), Value::Int(hi)) = (self.eval(lo, &mut vec![])?, self.eval(hi, &mut vec![])?) else { return Ok(None) };
+                if hi.saturating_sub(lo) as usize > MAX_DOMAIN {
+                    return Ok(None);
+                }
+                (lo..=hi).map(Value::Int).collect()
+            }
+            Shape::Union(alts) => {
+                let mut all = vec![];
+                for a in alts {
+                    all.extend(self.domain(a)?.unwrap_or_default());
+                }
+                all
+            }
+            Shape::Record(fields) => return self.record_domain(fields),
+            _ => return Ok(None),
+        }))
+    }
+
+    fn record_domain(&mut self, fields: &[(std::rc::Rc<str>, bool, Shape)]) -> Run<Option<Vec<Value>>> {
+        let mut rows: Vec<Vec<(Value, Value)>> = vec![vec![]];
+        for (name, optional, shape) in fields {
+            let Some(values) = self.domain(shape)? else { return Ok(None) };
+            let mut next = vec![];
+            for row in &rows {
+                if *optional {
+                    next.push(row.clone());
+                }
+                for v in &values {
+                    let mut r = row.clone();
+                    r.push((Value::Str(name.clone()), v.clone()));
+                    next.push(r);
+                }
+            }
+            if next.len() > MAX_DOMAIN {
+                return Ok(None);
+            }
+            rows = next;
+        }
+        Ok(Some(rows.into_iter().map(Value::map).collect()))
+    }
+
+    /// The legal actions in words, shortened when many, for a diagnostic's help.
+    pub(super) fn legal_descriptions(&mut self, c: Option<&'p Choose>, frame: &mut Vec<Value>) -> Run<Vec<String>> {
+        let legal = self.legal(c, frame)?;
+        let mut words: Vec<String> = legal.iter().take(MAX_LISTED).map(|k| self.describe(k)).collect();
+        if legal.len() > MAX_LISTED {
+            words.push(format!("{} more", legal.len() - MAX_LISTED));
+        }
+        Ok(words)
+    }
+
+    pub fn describe(&self, k: &Candidate) -> String {
+        let action = &self.prog.actions[k.action as usize].name;
+        match &k.arg {
+            Value::Null => format!("{} {action}", self.who(&k.actor)),
+            arg => format!("{} {action} {}", self.who(&k.actor), super::show(self.prog, &self.players, arg)),
+        }
+    }
+
+    /// In a random playout: one of the legal actions (or leaving an optional point).
+    pub(super) fn pick_random(&mut self, c: Option<&'p Choose>, frame: &mut Vec<Value>) -> Run<Pick> {
+        let (limit, made) = match &self.source {
+            Source::Random { limit, made, .. } => (*limit, made.len()),
+            Source::Transcript { .. } => return Ok(Pick::Stop),
+        };
+        if self.finished || made >= limit {
+            return Ok(Pick::Stop);
+        }
+        let legal = self.legal(c, frame)?;
+        let skip = usize::from(c.is_some_and(|c| c.otherwise.is_some()));
+        let total = legal.len() + skip;
+        if total == 0 {
+            return Ok(Pick::Stop);
+        }
+        let i = self.rng.below(total);
+        let Some(k) = legal.into_iter().nth(i) else { return Ok(Pick::Otherwise) };
+        let event = Event { actor: k.actor, action: k.action, arg: k.arg, index: made, line: 0, span: 0..0 };
+        if let Source::Random { made, .. } = &mut self.source {
+            made.push(event.clone());
+        }
+        Ok(Pick::Event(event))
+    }
+}

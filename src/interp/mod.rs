@@ -1,0 +1,189 @@
+//! The interpreter: runs a program's flow for one game, consuming transcript events at
+//! every `choose`, and lists the legal actions wherever the game waits.
+
+mod eval;
+mod exec;
+mod legal;
+mod show;
+
+pub use legal::Candidate;
+pub use show::{show, show_plain};
+
+use std::rc::Rc;
+
+use crate::codes;
+use crate::diag::Diag;
+use crate::program::{Program, X};
+use crate::rng::Rng;
+use crate::span::Span;
+use crate::value::Value;
+
+/// Statements and evaluations a game may run between two events before it is called a
+/// runaway: far above any real game, and reached in well under a second.
+pub const FUEL_PER_EVENT: u64 = 2_000_000;
+/// Deepest nesting of helper calls.
+pub const MAX_CALL_DEPTH: u32 = 200;
+
+/// One transcript event, decoded against the action's shape.
+#[derive(Debug, Clone)]
+pub struct Event {
+    pub actor: Value,
+    pub action: u16,
+    pub arg: Value,
+    pub index: usize,
+    pub line: usize,
+    pub span: Span,
+}
+
+/// The first broken rule.
+#[derive(Debug, Clone)]
+pub struct Violation {
+    pub rule: u16,
+    pub event: usize,
+    pub message: String,
+    /// Where the rules file states what was broken.
+    pub spec_span: Span,
+    pub legal: Vec<String>,
+}
+
+/// Where events come from: a transcript, or random legal choices.
+pub enum Source {
+    Transcript { events: Vec<Event>, pos: usize },
+    Random { rng: Rng, limit: usize, made: Vec<Event> },
+}
+
+/// Why running stopped early.
+pub enum Stop {
+    /// No more events to consume at a point that needs one.
+    End,
+    /// The rules file misbehaved while running (a type error, a runaway loop).
+    Spec(Diag),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Ctl {
+    Next,
+    Break,
+    Continue,
+    Again,
+}
+
+type Run<T> = Result<T, Stop>;
+
+/// One game being run.
+pub struct Machine<'p> {
+    pub prog: &'p Program,
+    pub players: Rc<[String]>,
+    pub params: Vec<Value>,
+    pub globals: Vec<Value>,
+    pub finished: bool,
+    pub source: Source,
+    pub violation: Option<Violation>,
+    /// Set after a violation: the rest runs as if the transcript had ended there.
+    draining: bool,
+    fuel: u64,
+    depth: u32,
+    rng: Rng,
+}
+
+/// What running a whole game gives.
+pub struct Outcome {
+    pub violation: Option<Violation>,
+    pub finished: bool,
+    pub scores: Value,
+    pub winners: Value,
+    pub events_run: usize,
+}
+
+impl<'p> Machine<'p> {
+    pub fn new(prog: &'p Program, players: Rc<[String]>, params: Vec<Value>, source: Source) -> Self {
+        let rng = match &source {
+            Source::Random { rng, .. } => rng.clone(),
+            Source::Transcript { .. } => Rng::new(0),
+        };
+        Machine { prog, players, params, globals: vec![], finished: false, source, violation: None, draining: false, fuel: FUEL_PER_EVENT, depth: 0, rng }
+    }
+
+    /// Runs the flow to the end of the events (or of the game) and reports.
+    pub fn run(&mut self) -> Result<Outcome, Diag> {
+        self.init_globals().map_err(stop_diag)?;
+        let mut frame = vec![Value::Null; self.prog.flow_locals];
+        match self.exec_block(&self.prog.flow, &mut frame) {
+            Ok(_) => match self.wait_after_flow() {
+                Ok(()) | Err(Stop::End) => {}
+                Err(Stop::Spec(d)) => return Err(d),
+            },
+            Err(Stop::End) => {}
+            Err(Stop::Spec(d)) => return Err(d),
+        }
+        let scores = self.eval_top(&self.prog.scores)?;
+        let winners = if self.finished { self.eval_top(&self.prog.winners)? } else { Value::list(vec![]) };
+        let events_run = match &self.source {
+            Source::Transcript { pos, .. } => *pos,
+            Source::Random { made, .. } => made.len(),
+        };
+        Ok(Outcome { violation: self.violation.take(), finished: self.finished, scores, winners, events_run })
+    }
+
+    fn eval_top(&mut self, x: &X) -> Result<Value, Diag> {
+        self.fuel = FUEL_PER_EVENT;
+        self.eval(x, &mut vec![]).map_err(stop_diag)
+    }
+
+    fn init_globals(&mut self) -> Run<()> {
+        let mut globals = Vec::with_capacity(self.prog.vars.len());
+        for var in &self.prog.vars {
+            let init = self.eval(&var.init, &mut vec![])?;
+            globals.push(if var.per_player { self.per_player(&init) } else { init });
+        }
+        self.globals = globals;
+        Ok(())
+    }
+
+    /// A map from every player to the same value.
+    fn per_player(&self, value: &Value) -> Value {
+        Value::map((0..self.players.len()).map(|i| (Value::Player(i as u8), value.clone())).collect())
+    }
+
+    /// Spends one unit of fuel; a runaway rules file stops here with a diagnostic.
+    fn burn(&mut self, span: &Span) -> Run<()> {
+        if self.fuel == 0 {
+            return Err(Stop::Spec(
+                Diag::new(codes::FUEL, format!("the rules ran {FUEL_PER_EVENT} steps without waiting for an event"))
+                    .label(span.clone(), "still running here")
+                    .help("a loop that never reaches a `choose`, `break` or its end: bound it by a collection or a condition that changes")
+                    .in_source(&self.prog.source),
+            ));
+        }
+        self.fuel -= 1;
+        Ok(())
+    }
+
+    pub fn spec_error(&self, span: &Span, message: String) -> Stop {
+        Stop::Spec(Diag::new(codes::RUNTIME, message).label(span.clone(), "while evaluating this").in_source(&self.prog.source))
+    }
+}
+
+fn stop_diag(s: Stop) -> Diag {
+    match s {
+        Stop::Spec(d) => d,
+        Stop::End => Diag::new(codes::RUNTIME, "the rules waited for an event where none may come"),
+    }
+}
+
+/// Evaluates an expression that needs no game (card attributes, codes) with the given locals.
+pub fn eval_constant(prog: &Program, x: &X, locals: &[Value]) -> Result<Value, Diag> {
+    let mut m = Machine::new(prog, Rc::from(Vec::<String>::new()), vec![], Source::Transcript { events: vec![], pos: 0 });
+    let mut frame = locals.to_vec();
+    frame.resize(frame.len() + 16, Value::Null);
+    m.eval(x, &mut frame).map_err(|s| match s {
+        Stop::Spec(d) => d.in_source(&prog.source),
+        Stop::End => Diag::new(codes::RUNTIME, "unexpected end"),
+    })
+}
+
+/// Evaluates an expression with parameters bound but no game state (parameter bounds).
+pub fn eval_with_params(prog: &Program, players: Rc<[String]>, params: &[Value], x: &X) -> Result<Value, Diag> {
+    let mut m = Machine::new(prog, players, params.to_vec(), Source::Transcript { events: vec![], pos: 0 });
+    m.eval(x, &mut vec![Value::Null; 16]).map_err(stop_diag)
+}

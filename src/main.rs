@@ -1,0 +1,220 @@
+//! The `shinpan` command: arguments in, reports out, exit code per the contract.
+
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+use shinpan::check::{Checker, Report, Verdict};
+use shinpan::{diag, render};
+
+#[derive(Parser)]
+#[command(name = "shinpan", version, about = "Checks recorded card games against rules written as spec files")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Check transcripts (files, or directories searched for *.yaml, *.yml, *.json)
+    Check {
+        /// Output format; human on a terminal, json otherwise
+        #[arg(long, value_enum)]
+        format: Option<Format>,
+        /// Rules to use instead of each transcript's `rules` (a built-in name or a .rules path)
+        #[arg(long)]
+        rules: Option<String>,
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+    },
+    /// Check rules files and print their diagnostics
+    Lint {
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+    },
+    /// List the built-in rules with their parameters
+    Rules,
+    /// Write a random legal transcript
+    Play {
+        #[arg(long)]
+        rules: String,
+        #[arg(long)]
+        players: usize,
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Stop after this many events
+        #[arg(long, default_value_t = 100_000)]
+        max_events: usize,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum, PartialEq)]
+enum Format {
+    Human,
+    Json,
+}
+
+const USAGE: u8 = 64;
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            let ok = matches!(e.kind(), clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion);
+            return ExitCode::from(if ok { 0 } else { USAGE });
+        }
+    };
+    ExitCode::from(match cli.command {
+        Command::Check { format, rules, paths } => check(format, rules, &paths),
+        Command::Lint { paths } => lint(&paths),
+        Command::Rules => list_rules(),
+        Command::Play { rules, players, seed, max_events } => play(&rules, players, seed, max_events),
+    })
+}
+
+fn check(format: Option<Format>, rules: Option<String>, paths: &[PathBuf]) -> u8 {
+    let format = format.unwrap_or(if std::io::stdout().is_terminal() { Format::Human } else { Format::Json });
+    let files = match transcript_files(paths) {
+        Ok(f) => f,
+        Err(message) => {
+            eprintln!("shinpan: {message}");
+            return USAGE;
+        }
+    };
+    let mut checker = Checker::new(rules);
+    let mut worst = 0u8;
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    for file in files {
+        let report = checker.check_path(&file);
+        worst = worst.max(exit_code(&report));
+        let text = match format {
+            Format::Json => render::json_line(&report),
+            Format::Human => human(&report),
+        };
+        if writeln!(out, "{text}").is_err() {
+            return 2;
+        }
+    }
+    worst
+}
+
+fn exit_code(r: &Report) -> u8 {
+    match r.verdict {
+        Verdict::Legal => 0,
+        Verdict::Illegal => 1,
+        Verdict::Malformed => 2,
+    }
+}
+
+fn human(r: &Report) -> String {
+    let color = std::io::stdout().is_terminal();
+    let mut text: String = render::diagnostics(r).iter().map(|d| diag::render_fancy(d, color)).collect();
+    text.push_str(&render::summary(r));
+    text
+}
+
+/// Files in the order given, directories expanded recursively and sorted by path.
+fn transcript_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+    let mut files = vec![];
+    for p in paths {
+        if p.is_dir() {
+            let mut found = vec![];
+            walk(p, &mut found, &|f| matches!(f.extension().and_then(|e| e.to_str()), Some("yaml" | "yml" | "json")));
+            found.sort();
+            files.extend(found);
+        } else if p.exists() {
+            files.push(p.clone());
+        } else {
+            return Err(format!("no such file or directory: {}", p.display()));
+        }
+    }
+    Ok(files)
+}
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>, keep: &dyn Fn(&Path) -> bool) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            walk(&path, out, keep);
+        } else if keep(&path) {
+            out.push(path);
+        }
+    }
+}
+
+fn lint(paths: &[PathBuf]) -> u8 {
+    let mut files = vec![];
+    for p in paths {
+        if p.is_dir() {
+            walk(p, &mut files, &|f| f.extension().is_some_and(|e| e == "rules"));
+        } else {
+            files.push(p.clone());
+        }
+    }
+    files.sort();
+    let mut worst = 0;
+    for f in files {
+        let text = match std::fs::read_to_string(&f) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("shinpan: cannot read {}: {e}", f.display());
+                worst = 2;
+                continue;
+            }
+        };
+        match shinpan::compile(&f.display().to_string(), &text) {
+            Ok(_) => println!("{}: ok", f.display()),
+            Err(diags) => {
+                worst = 2;
+                for d in diags {
+                    print!("{}", diag::render_fancy(&d, std::io::stdout().is_terminal()));
+                }
+            }
+        }
+    }
+    worst
+}
+
+fn list_rules() -> u8 {
+    for (name, text) in shinpan::specs::BUILTIN {
+        match shinpan::compile(name, text) {
+            Ok(p) => {
+                println!("{name} ({}..{} players)", p.players.0, p.players.1);
+                for param in &p.params {
+                    println!("  {}", param.name);
+                }
+            }
+            Err(_) => println!("{name} (has errors; run `shinpan lint`)"),
+        }
+    }
+    0
+}
+
+fn play(rules: &str, players: usize, seed: u64, max_events: usize) -> u8 {
+    let mut checker = Checker::new(None);
+    let program = match checker.program(rules, Path::new(".")) {
+        Ok(p) => p,
+        Err(shinpan::check::Lookup::Unknown(m)) => {
+            eprintln!("shinpan: {m}");
+            return USAGE;
+        }
+        Err(shinpan::check::Lookup::Broken(diags)) => {
+            diags.iter().for_each(|d| eprint!("{}", diag::render_plain(d)));
+            return 2;
+        }
+    };
+    match shinpan::play::playout(&program, players, seed, max_events) {
+        Ok(p) => {
+            print!("{}", shinpan::play::transcript_text(&program, &p));
+            0
+        }
+        Err(d) => {
+            eprint!("{}", diag::render_plain(&d));
+            2
+        }
+    }
+}

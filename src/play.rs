@@ -1,0 +1,65 @@
+//! Random legal playouts: the interpreter chooses uniformly among the legal actions, and
+//! chance comes from a seeded generator through the rules' `choices`.
+
+use std::rc::Rc;
+
+use serde_json::{json, Value as Json};
+
+use crate::decode;
+use crate::diag::Diag;
+use crate::interp::{show, Event, Machine, Outcome, Source};
+use crate::program::Program;
+use crate::rng::Rng;
+use crate::transcript::Yaml;
+use crate::value::Value;
+
+const NAMES: &[&str] = &["aki", "ben", "chie", "dai", "emi", "fumi", "gen", "hana"];
+
+pub struct Playout {
+    pub players: Rc<[String]>,
+    pub events: Vec<Event>,
+    pub outcome: Outcome,
+}
+
+/// Plays one random game with default parameters.
+pub fn playout(prog: &Program, players: usize, seed: u64, max_events: usize) -> Result<Playout, Diag> {
+    let names: Vec<Yaml> = NAMES.iter().cycle().take(players).enumerate().map(|(i, n)| Yaml::Str(if i < NAMES.len() { n.to_string() } else { format!("{n}{i}") })).collect();
+    let raw = crate::transcript::RawTranscript { rules: None, players: Some(Yaml::Seq(names)), variant: None, events: Some(Ok(vec![])) };
+    let game = decode::decode(prog, &raw).map_err(|e| Diag::new(crate::codes::MALFORMED, e.first().map_or(String::new(), |m| m.message.clone())))?;
+    let source = Source::Random { rng: Rng::new(seed), limit: max_events, made: vec![] };
+    let mut machine = Machine::new(prog, game.players.clone(), game.params, source);
+    let outcome = machine.run()?;
+    let events = match machine.source {
+        Source::Random { made, .. } => made,
+        Source::Transcript { .. } => vec![],
+    };
+    Ok(Playout { players: game.players, events, outcome })
+}
+
+/// A playout as a transcript (YAML in JSON flow style, one event a line).
+pub fn transcript_text(prog: &Program, p: &Playout) -> String {
+    let players: Vec<Json> = p.players.iter().map(|n| json!(n)).collect();
+    let mut out = format!("rules: {}\nplayers: {}\nevents:\n", json!(prog.name), Json::Array(players));
+    for e in &p.events {
+        out.push_str(&format!("  - {}\n", event_json(prog, &p.players, e)));
+    }
+    out
+}
+
+pub fn event_json(prog: &Program, players: &[String], e: &Event) -> Json {
+    let mut m = serde_json::Map::new();
+    m.insert("by".into(), json!(show(prog, players, &e.actor)));
+    m.insert(prog.actions[e.action as usize].name.clone(), value_json(prog, players, &e.arg));
+    Json::Object(m)
+}
+
+pub fn value_json(prog: &Program, players: &[String], v: &Value) -> Json {
+    match v {
+        Value::Null => Json::Null,
+        Value::Bool(b) => json!(b),
+        Value::Int(i) => json!(i),
+        Value::List(items) => Json::Array(items.iter().map(|i| value_json(prog, players, i)).collect()),
+        Value::Map(entries) => Json::Object(entries.iter().map(|(k, v)| (show(prog, players, k), value_json(prog, players, v))).collect()),
+        other => json!(show(prog, players, other)),
+    }
+}

@@ -1,0 +1,214 @@
+//! The compiled program: the rules file with every name resolved to an index. The
+//! interpreter accepts only this form, so an unknown name cannot arise while checking.
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use crate::diag::Source;
+use crate::span::Span;
+use crate::value::Value;
+
+pub type Slot = u16;
+
+#[derive(Debug)]
+pub struct Program {
+    pub name: String,
+    pub source: Source,
+    pub players: (u32, u32),
+    pub rules: Vec<RuleInfo>,
+    pub params: Vec<Param>,
+    pub enums: Vec<EnumInfo>,
+    pub kinds: Vec<Kind>,
+    pub cards: Vec<CardInfo>,
+    pub actions: Vec<ActionInfo>,
+    pub action_index: HashMap<String, u16>,
+    pub vars: Vec<Var>,
+    pub fns: Vec<Func>,
+    pub procs: Vec<Proc>,
+    pub always: Vec<Branch>,
+    pub always_locals: usize,
+    pub scores: X,
+    pub winners: X,
+    pub flow: Block,
+    pub flow_locals: usize,
+}
+
+#[derive(Debug)]
+pub struct RuleInfo {
+    pub id: String,
+    pub text: String,
+    pub span: Span,
+}
+
+#[derive(Debug)]
+pub struct Param {
+    pub name: String,
+    pub shape: Shape,
+    pub default: ParamDefault,
+    pub span: Span,
+}
+
+#[derive(Debug)]
+pub enum ParamDefault {
+    Expr(X),
+    ByPlayers(Vec<(u32, X)>),
+}
+
+#[derive(Debug)]
+pub struct EnumInfo {
+    pub name: String,
+    pub variants: Vec<String>,
+}
+
+#[derive(Debug)]
+pub struct Kind {
+    pub name: String,
+    pub fields: Vec<String>,
+    pub cards: std::ops::Range<u32>,
+    pub by_code: HashMap<String, u32>,
+}
+
+#[derive(Debug)]
+pub struct CardInfo {
+    pub kind: u16,
+    pub code: Rc<str>,
+    pub attrs: Vec<Value>,
+}
+
+#[derive(Debug)]
+pub struct ActionInfo {
+    pub name: String,
+    pub shape: Shape,
+    pub span: Span,
+}
+
+#[derive(Debug)]
+pub struct Var {
+    pub name: String,
+    pub per_player: bool,
+    pub init: X,
+}
+
+#[derive(Debug)]
+pub struct Func {
+    pub name: String,
+    pub arity: usize,
+    pub locals: usize,
+    pub body: X,
+}
+
+#[derive(Debug)]
+pub struct Proc {
+    pub name: String,
+    pub arity: usize,
+    pub locals: usize,
+    pub body: Block,
+}
+
+/// The shape of a transcript value; bounds may depend on parameters.
+#[derive(Debug)]
+pub enum Shape {
+    Int(Option<X>, Option<X>),
+    Bool,
+    Str,
+    Player,
+    Null,
+    Literal(Rc<str>),
+    Card(u16),
+    Enum(u16),
+    List(Option<X>, Box<Shape>),
+    Map(Box<Shape>, Box<Shape>),
+    Record(Vec<(Rc<str>, bool, Shape)>),
+    Union(Vec<Shape>),
+}
+
+/// An expression with its span in the rules file.
+#[derive(Debug)]
+pub struct X {
+    pub e: E,
+    pub span: Span,
+}
+
+#[derive(Debug)]
+pub enum E {
+    Const(Value),
+    Local(Slot),
+    Global(u16),
+    Param(u16),
+    Players,
+    AllCards(u16),
+    AllVariants(u16),
+    Template(Vec<Part>),
+    List(Vec<X>),
+    Record(Vec<(Value, X)>),
+    Comprehension { body: Box<X>, slot: Slot, slot2: Option<Slot>, coll: Box<X>, cond: Option<Box<X>> },
+    Quantifier { all: bool, slot: Slot, coll: Box<X>, body: Box<X> },
+    If(Box<X>, Box<X>, Box<X>),
+    Not(Box<X>),
+    Neg(Box<X>),
+    Binary(crate::ast::BinOp, Box<X>, Box<X>),
+    Index(Box<X>, Box<X>),
+    Slice(Box<X>, Option<Box<X>>, Option<Box<X>>),
+    Field(Box<X>, Value),
+    CallFn(u16, Vec<X>),
+    Builtin(crate::builtins::Builtin, Vec<X>),
+    Lambda(Slot, Box<X>),
+}
+
+#[derive(Debug)]
+pub enum Part {
+    Text(String),
+    Expr(X),
+}
+
+pub type Block = Vec<S>;
+
+#[derive(Debug)]
+pub struct S {
+    pub s: St,
+    pub span: Span,
+}
+
+#[derive(Debug)]
+pub enum St {
+    Let(Slot, X),
+    Require { cond: X, rule: u16, message: Vec<Part> },
+    If(X, Block, Block),
+    For { slot: Slot, slot2: Option<Slot>, coll: X, body: Block },
+    While(X, Block),
+    Loop(Block),
+    Choose(Box<Choose>),
+    Break,
+    Continue,
+    Again,
+    Finish,
+    Assign { target: Target, path: Vec<X>, op: crate::ast::AssignOp, value: X },
+    Call(u16, Vec<X>),
+}
+
+#[derive(Debug, Clone, Copy)]
+pub enum Target {
+    Global(u16),
+    Local(Slot),
+}
+
+#[derive(Debug)]
+pub struct Choose {
+    pub branches: Vec<Branch>,
+    pub otherwise: Option<Block>,
+    pub span: Span,
+}
+
+/// One action open at a waiting point. `checks` never change the state; `effects` may.
+#[derive(Debug)]
+pub struct Branch {
+    pub action: u16,
+    pub arg: Slot,
+    pub actors: X,
+    pub actor: Option<Slot>,
+    pub guard: Option<X>,
+    pub choices: Option<X>,
+    pub checks: Block,
+    pub effects: Block,
+    pub span: Span,
+}

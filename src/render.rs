@@ -1,0 +1,90 @@
+//! Reports in the two output formats of the contract: JSON Lines and miette diagnostics.
+
+use serde_json::{json, Map, Value as Json};
+
+use crate::check::{Report, Verdict};
+use crate::codes;
+use crate::diag::{self, Diag};
+use crate::value::Value;
+
+/// One JSON object per transcript, keys in the contract's order.
+pub fn json_line(r: &Report) -> String {
+    let mut o = Map::new();
+    o.insert("file".into(), json!(r.file));
+    o.insert("rules".into(), r.rules.as_ref().map_or(Json::Null, |s| json!(s)));
+    o.insert("verdict".into(), json!(r.verdict.word()));
+    if r.verdict == Verdict::Malformed {
+        let errors: Vec<Json> = r.errors.iter().map(|e| {
+            let mut m = Map::new();
+            m.insert("message".into(), json!(e.message));
+            if let Some(l) = e.line {
+                m.insert("line".into(), json!(l));
+            }
+            if let Some(ev) = e.event {
+                m.insert("event".into(), json!(ev));
+            }
+            Json::Object(m)
+        }).collect();
+        o.insert("errors".into(), Json::Array(errors));
+    } else {
+        let v: Vec<Json> = r.violations.iter().map(|v| json!({"rule": v.rule, "event": v.event, "line": v.line, "message": v.message})).collect();
+        o.insert("violations".into(), Json::Array(v));
+    }
+    o.insert("finished".into(), json!(r.finished));
+    if let Some(scores) = &r.scores {
+        let s: Map<String, Json> = scores.iter().map(|(k, v)| (k.clone(), value_json(v))).collect();
+        o.insert("scores".into(), Json::Object(s));
+    }
+    o.insert("winners".into(), json!(r.winners));
+    Json::Object(o).to_string()
+}
+
+fn value_json(v: &Value) -> Json {
+    match v {
+        Value::Int(i) => json!(i),
+        Value::Bool(b) => json!(b),
+        Value::Null => Json::Null,
+        Value::Str(s) => json!(s.to_string()),
+        other => json!(format!("{other:?}")),
+    }
+}
+
+/// The diagnostics of one report: violations, reading errors, rules-file errors.
+pub fn diagnostics(r: &Report) -> Vec<Diag> {
+    let source = diag::source(&r.file, &r.text);
+    let mut out: Vec<Diag> = r.violations.iter().map(|v| violation(r, v, &source)).collect();
+    for e in &r.errors {
+        let mut d = Diag::new(codes::MALFORMED, format!("malformed transcript: {}", e.message));
+        if let Some(span) = &e.span {
+            let label = e.event.map_or("here".to_string(), |i| format!("event {i}"));
+            d = d.label(span.clone(), label).in_source(&source);
+        }
+        out.push(d);
+    }
+    out.extend(r.spec_errors.iter().cloned());
+    out
+}
+
+fn violation(r: &Report, v: &crate::check::Broken, source: &diag::Source) -> Diag {
+    let mut d = Diag::new(codes::VIOLATION, format!("rule `{}` broken at event {}: {}", v.rule, v.event, v.message))
+        .label(v.event_span.clone(), format!("event {} breaks `{}`", v.event, v.rule))
+        .in_source(source);
+    d.help = Some(if v.legal.is_empty() { "nothing is legal here".to_string() } else { format!("legal here: {}", v.legal.join(", ")) });
+    if let Some(program) = &r.program {
+        let what = if v.rule_text.is_empty() { format!("`{}` is checked here", v.rule) } else { format!("`{}`: {}", v.rule, v.rule_text) };
+        let mut related = Diag::new(codes::RULE_HERE, what).label(v.spec_span.clone(), "the rule").in_source(&program.source);
+        related.advice = true;
+        d = d.with_related(related);
+    }
+    d
+}
+
+/// A one-line summary for a transcript with nothing to report.
+pub fn summary(r: &Report) -> String {
+    let scores = r.scores.as_ref().map_or(String::new(), |s| {
+        let parts: Vec<String> = s.iter().map(|(k, v)| format!("{k} {}", value_json(v))).collect();
+        format!(", scores: {}", parts.join(", "))
+    });
+    let winners = if r.finished { format!(", winners: {}", if r.winners.is_empty() { "none".into() } else { r.winners.join(", ") }) } else { String::new() };
+    format!("{}: {} ({}{scores}{winners})", r.file, r.verdict.word(), if r.finished { "finished" } else { "not finished" })
+}

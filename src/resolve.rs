@@ -1,0 +1,731 @@
+//! Syntax tree to program: resolves every name to an index and checks what can be checked
+//! before a game is run. Errors are diagnostics pointing into the rules file.
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use crate::ast::{self, ExprKind, StmtKind, TemplatePart, TyKind};
+use crate::builtins;
+use crate::codes;
+use crate::diag::{Diag, Source};
+use crate::program::*;
+use crate::span::{Name, Span};
+use crate::value::Value;
+
+#[derive(Clone, Copy, Debug)]
+enum Global {
+    Param(u16),
+    Var(u16),
+    Enum(u16),
+    Kind(u16),
+    Fn(u16),
+    Proc(u16),
+}
+
+/// Where a statement stands, for the statements that only make sense in some places.
+#[derive(Clone, Copy, Default)]
+struct Place {
+    loops: u32,
+    in_branch: bool,
+    in_checks: bool,
+    in_always: bool,
+}
+
+struct Resolver {
+    globals: HashMap<String, Global>,
+    rules: HashMap<String, u16>,
+    actions: HashMap<String, u16>,
+    scopes: Vec<HashMap<String, Slot>>,
+    next_slot: usize,
+    max_slot: usize,
+    enum_variants: Vec<Vec<String>>,
+    errors: Vec<Diag>,
+}
+
+pub fn resolve(spec: &ast::Spec, source: &Source) -> Result<Program, Vec<Diag>> {
+    let mut r = Resolver {
+        globals: HashMap::new(),
+        rules: HashMap::new(),
+        actions: HashMap::new(),
+        scopes: vec![],
+        next_slot: 0,
+        max_slot: 0,
+        enum_variants: spec.enums.iter().map(|e| e.variants.iter().map(|v| v.text.clone()).collect()).collect(),
+        errors: vec![],
+    };
+    let program = r.program(spec, source);
+    if r.errors.is_empty() {
+        if let Some(program) = program {
+            return Ok(program);
+        }
+    }
+    r.errors.sort_by_key(|d| d.span().map_or(0, |s| s.start));
+    Err(r.errors)
+}
+
+impl Resolver {
+    fn error(&mut self, code: &'static str, message: String, span: Span, label: &str) -> Diag {
+        let d = Diag::new(code, message).label(span, label);
+        self.errors.push(d.clone());
+        d
+    }
+
+    fn program(&mut self, spec: &ast::Spec, source: &Source) -> Option<Program> {
+        let name = self.required(spec.game.as_ref().map(|g| g.text.clone()), "game NAME", "the rules need a name");
+        let players = self.required(spec.players.as_ref().map(|p| (p.0, p.1)), "players 3..5", "the rules need a player count");
+        self.declare_globals(spec);
+        let rules = self.rules(spec);
+        let actions = self.actions(spec);
+        let enums = spec.enums.iter().map(|e| EnumInfo { name: e.name.text.clone(), variants: e.variants.iter().map(|v| v.text.clone()).collect() }).collect();
+        let params = spec.params.iter().map(|p| self.param(p)).collect();
+        let vars = spec.vars.iter().map(|v| Var { name: v.name.text.clone(), per_player: v.per_player, init: self.const_expr(&v.init) }).collect();
+        let fns = spec.fns.iter().map(|f| self.func(f)).collect();
+        let procs = spec.procs.iter().map(|p| self.proc(p)).collect();
+        let (always, always_locals) = self.always(&spec.always);
+        let scores = self.top_expr(spec.scores.as_ref(), "scores EXPR");
+        let winners = self.top_expr(spec.winners.as_ref(), "winners EXPR");
+        let (flow, flow_locals) = self.flow(spec.flow.as_ref());
+        let kinds = spec.cards.iter().map(|c| Kind { name: c.name.text.clone(), fields: c.fields.iter().map(|f| f.0.text.clone()).collect(), cards: 0..0, by_code: HashMap::new() }).collect();
+        let mut program = Program {
+            name: name?,
+            source: source.clone(),
+            players: players?,
+            rules,
+            params,
+            enums,
+            kinds,
+            cards: vec![],
+            action_index: self.actions.iter().map(|(k, v)| (k.clone(), *v)).collect(),
+            actions,
+            vars,
+            fns,
+            procs,
+            always,
+            always_locals,
+            scores,
+            winners,
+            flow,
+            flow_locals,
+        };
+        self.cards(spec, &mut program);
+        Some(program)
+    }
+
+    fn required<T>(&mut self, value: Option<T>, form: &str, message: &str) -> Option<T> {
+        if value.is_none() {
+            self.errors.push(Diag::new(codes::MISSING, message.to_string()).label(0..0, "in this file").help(format!("add `{form}`")));
+        }
+        value
+    }
+
+    // ------------------------------------------------------------ declarations
+
+    fn declare_globals(&mut self, spec: &ast::Spec) {
+        let groups: Vec<(Vec<&Name>, fn(u16) -> Global)> = vec![
+            (spec.params.iter().map(|p| &p.name).collect(), Global::Param),
+            (spec.vars.iter().map(|v| &v.name).collect(), Global::Var),
+            (spec.enums.iter().map(|e| &e.name).collect(), Global::Enum),
+            (spec.cards.iter().map(|c| &c.name).collect(), Global::Kind),
+            (spec.fns.iter().map(|f| &f.name).collect(), Global::Fn),
+            (spec.procs.iter().map(|p| &p.name).collect(), Global::Proc),
+        ];
+        for (names, make) in groups {
+            for (i, n) in names.into_iter().enumerate() {
+                self.declare(n, make(i as u16));
+            }
+        }
+    }
+
+    fn declare(&mut self, n: &Name, g: Global) {
+        if self.globals.contains_key(&n.text) || n.text == "players" || builtins::lookup(&n.text).is_some() {
+            self.error(codes::DUPLICATE, format!("`{}` is declared twice", n.text), n.span.clone(), "declared again here");
+            return;
+        }
+        self.globals.insert(n.text.clone(), g);
+    }
+
+    fn rules(&mut self, spec: &ast::Spec) -> Vec<RuleInfo> {
+        let shared = ["after-game-end", "unexpected-action", "turn-order"];
+        let mut out: Vec<RuleInfo> = shared.iter().map(|id| RuleInfo { id: id.to_string(), text: String::new(), span: 0..0 }).collect();
+        for id in shared {
+            self.rules.insert(id.to_string(), self.rules.len() as u16);
+        }
+        for rule in &spec.rules {
+            if self.rules.contains_key(&rule.id.text) {
+                self.error(codes::DUPLICATE, format!("rule id `{}` is declared twice", rule.id.text), rule.id.span.clone(), "declared again here");
+                continue;
+            }
+            self.rules.insert(rule.id.text.clone(), out.len() as u16);
+            out.push(RuleInfo { id: rule.id.text.clone(), text: rule.text.clone(), span: rule.id.span.start..rule.id.span.end });
+        }
+        out
+    }
+
+    fn actions(&mut self, spec: &ast::Spec) -> Vec<ActionInfo> {
+        let mut out = vec![];
+        for a in &spec.actions {
+            if self.actions.contains_key(&a.name.text) {
+                self.error(codes::DUPLICATE, format!("action `{}` is declared twice", a.name.text), a.name.span.clone(), "declared again here");
+                continue;
+            }
+            self.actions.insert(a.name.text.clone(), out.len() as u16);
+            let shape = self.shape(&a.ty);
+            out.push(ActionInfo { name: a.name.text.clone(), shape, span: a.name.span.clone() });
+        }
+        out
+    }
+
+    fn param(&mut self, p: &ast::ParamDecl) -> Param {
+        let shape = self.shape(&p.ty);
+        let default = match &p.default {
+            ast::ParamDefault::Expr(e) => ParamDefault::Expr(self.const_expr(e)),
+            ast::ParamDefault::ByPlayers(entries) => ParamDefault::ByPlayers(entries.iter().map(|(n, e)| (*n, self.const_expr(e))).collect()),
+        };
+        Param { name: p.name.text.clone(), shape, default, span: p.name.span.clone() }
+    }
+
+    fn shape(&mut self, t: &ast::Ty) -> Shape {
+        match &t.kind {
+            TyKind::Int(lo, hi) => Shape::Int(lo.as_ref().map(|e| self.const_expr(e)), hi.as_ref().map(|e| self.const_expr(e))),
+            TyKind::Bool => Shape::Bool,
+            TyKind::Str => Shape::Str,
+            TyKind::Player => Shape::Player,
+            TyKind::Null => Shape::Null,
+            TyKind::Literal(s) => Shape::Literal(Rc::from(s.as_str())),
+            TyKind::Named(n) => match self.globals.get(&n.text) {
+                Some(Global::Kind(k)) => Shape::Card(*k),
+                Some(Global::Enum(e)) => Shape::Enum(*e),
+                _ => {
+                    self.unknown(n, "card kind or enum", self.globals_of(|g| matches!(g, Global::Kind(_) | Global::Enum(_))));
+                    Shape::Null
+                }
+            },
+            TyKind::List(len, item) => Shape::List(len.as_ref().map(|e| self.const_expr(e)), Box::new(self.shape(item))),
+            TyKind::Map(k, v) => Shape::Map(Box::new(self.shape(k)), Box::new(self.shape(v))),
+            TyKind::Record(fields) => Shape::Record(fields.iter().map(|(n, opt, t)| (Rc::from(n.text.as_str()), *opt, self.shape(t))).collect()),
+            TyKind::Union(alts) => Shape::Union(alts.iter().map(|a| self.shape(a)).collect()),
+        }
+    }
+
+    fn globals_of(&self, keep: impl Fn(&Global) -> bool) -> Vec<String> {
+        self.globals.iter().filter(|(_, g)| keep(g)).map(|(k, _)| k.clone()).collect()
+    }
+
+    fn unknown(&mut self, n: &Name, what: &str, candidates: Vec<String>) {
+        let mut d = Diag::new(codes::UNKNOWN_NAME, format!("unknown {what} `{}`", n.text)).label(n.span.clone(), "not declared");
+        if let Some(best) = did_you_mean(&n.text, candidates.iter().map(|s| s.as_str())) {
+            d = d.help(format!("did you mean `{best}`?"));
+        }
+        self.errors.push(d);
+    }
+
+    // ------------------------------------------------------------ frames
+
+    fn enter_frame(&mut self) {
+        self.scopes = vec![HashMap::new()];
+        self.next_slot = 0;
+        self.max_slot = 0;
+    }
+
+    fn bind(&mut self, n: &Name) -> Slot {
+        let slot = self.next_slot as Slot;
+        self.next_slot += 1;
+        self.max_slot = self.max_slot.max(self.next_slot);
+        if let Some(scope) = self.scopes.last_mut() {
+            scope.insert(n.text.clone(), slot);
+        }
+        slot
+    }
+
+    fn push_scope(&mut self) -> usize {
+        self.scopes.push(HashMap::new());
+        self.next_slot
+    }
+
+    fn pop_scope(&mut self, mark: usize) {
+        self.scopes.pop();
+        self.next_slot = mark;
+    }
+
+    fn local(&self, name: &str) -> Option<Slot> {
+        self.scopes.iter().rev().find_map(|s| s.get(name).copied())
+    }
+
+    /// An expression with no locals of its own (declarations, parameters).
+    fn const_expr(&mut self, e: &ast::Expr) -> X {
+        self.enter_frame();
+        self.expr(e)
+    }
+
+    fn top_expr(&mut self, e: Option<&ast::Expr>, form: &str) -> X {
+        match e {
+            Some(e) => self.const_expr(e),
+            None => {
+                self.required::<()>(None, form, &format!("the rules need `{form}`"));
+                X { e: E::Const(Value::Null), span: 0..0 }
+            }
+        }
+    }
+
+    fn func(&mut self, f: &ast::FnDecl) -> Func {
+        self.enter_frame();
+        for p in &f.params {
+            self.bind(p);
+        }
+        let body = self.expr(&f.body);
+        Func { name: f.name.text.clone(), arity: f.params.len(), locals: self.max_slot, body }
+    }
+
+    fn proc(&mut self, p: &ast::ProcDecl) -> Proc {
+        self.enter_frame();
+        for a in &p.params {
+            self.bind(a);
+        }
+        let body = self.block(&p.body, Place::default());
+        Proc { name: p.name.text.clone(), arity: p.params.len(), locals: self.max_slot, body }
+    }
+
+    fn always(&mut self, branches: &[ast::Branch]) -> (Vec<Branch>, usize) {
+        let mut out = vec![];
+        let mut locals = 0;
+        for b in branches {
+            self.enter_frame();
+            out.push(self.branch(b, Place { in_always: true, ..Place::default() }));
+            locals = locals.max(self.max_slot);
+        }
+        (out, locals)
+    }
+
+    fn flow(&mut self, flow: Option<&ast::Block>) -> (Block, usize) {
+        self.enter_frame();
+        let Some(flow) = flow else {
+            self.required::<()>(None, "flow { ... }", "the rules need a flow");
+            return (vec![], 0);
+        };
+        let block = self.block(flow, Place::default());
+        (block, self.max_slot)
+    }
+
+    // ------------------------------------------------------------ statements
+
+    fn block(&mut self, stmts: &[ast::Stmt], place: Place) -> Block {
+        let mark = self.push_scope();
+        let out = self.stmts(stmts, place);
+        self.pop_scope(mark);
+        out
+    }
+
+    /// Statements in the current scope, so that later ones see their `let`s.
+    fn stmts(&mut self, stmts: &[ast::Stmt], place: Place) -> Block {
+        let mut out = vec![];
+        let mut dead: Option<&'static str> = None;
+        for s in stmts {
+            if let Some(why) = dead.take() {
+                self.error(codes::UNREACHABLE, "this can never be reached".into(), s.span.clone(), why);
+            }
+            dead = ends_block(s);
+            out.push(self.stmt(s, place));
+        }
+        out
+    }
+
+    fn stmt(&mut self, s: &ast::Stmt, place: Place) -> S {
+        let st = match &s.kind {
+            StmtKind::Let(n, e) => {
+                let x = self.expr(e);
+                St::Let(self.bind(n), x)
+            }
+            StmtKind::Require(cond, rule, message) => self.require(cond, rule, message, s, place),
+            StmtKind::If(c, a, b) => St::If(self.expr(c), self.block(a, place), b.as_ref().map_or(vec![], |b| self.block(b, place))),
+            StmtKind::For(v, v2, coll, body) => {
+                let coll = self.expr(coll);
+                let mark = self.push_scope();
+                let slot = self.bind(v);
+                let slot2 = v2.as_ref().map(|n| self.bind(n));
+                let body = self.block(body, Place { loops: place.loops + 1, ..place });
+                self.pop_scope(mark);
+                St::For { slot, slot2, coll, body }
+            }
+            StmtKind::While(c, body) => St::While(self.expr(c), self.block(body, Place { loops: place.loops + 1, ..place })),
+            StmtKind::Loop(body) => St::Loop(self.block(body, Place { loops: place.loops + 1, ..place })),
+            StmtKind::Choose(branches, otherwise) => self.choose(branches, otherwise.as_ref(), s, place),
+            StmtKind::Break | StmtKind::Continue => {
+                if place.loops == 0 {
+                    self.error(codes::MISPLACED, "`break` and `continue` need an enclosing loop".into(), s.span.clone(), "outside any loop");
+                }
+                if matches!(s.kind, StmtKind::Break) { St::Break } else { St::Continue }
+            }
+            StmtKind::Again => {
+                if !place.in_branch || place.in_always {
+                    self.error(codes::MISPLACED, "`again` belongs in a branch of a `choose`".into(), s.span.clone(), "not in a branch");
+                }
+                St::Again
+            }
+            StmtKind::Finish => St::Finish,
+            StmtKind::Assign(lv, op, value) => self.assign(lv, *op, value),
+            StmtKind::Call(n, args) => self.call_proc(n, args),
+        };
+        S { s: st, span: s.span.clone() }
+    }
+
+    fn require(&mut self, cond: &ast::Expr, rule: &Name, message: &ast::Template, s: &ast::Stmt, place: Place) -> St {
+        if !place.in_checks {
+            self.error(codes::MISPLACED, "`require` belongs among the checks at the start of a branch".into(), s.span.clone(), "checks must come before the branch changes anything")
+                .help("move the check before the first assignment, or compute what it needs with `let`");
+        }
+        let rule_ix = match self.rules.get(&rule.text) {
+            Some(ix) => *ix,
+            None => {
+                let known: Vec<String> = self.rules.keys().cloned().collect();
+                self.unknown(rule, "rule id", known);
+                0
+            }
+        };
+        St::Require { cond: self.expr(cond), rule: rule_ix, message: self.template(message) }
+    }
+
+    fn choose(&mut self, branches: &[ast::Branch], otherwise: Option<&ast::Block>, s: &ast::Stmt, place: Place) -> St {
+        if place.in_always || place.in_checks {
+            self.error(codes::MISPLACED, "`choose` cannot stand inside a record or a check".into(), s.span.clone(), "here");
+        }
+        let branches = branches.iter().map(|b| self.branch(b, place)).collect();
+        let otherwise = otherwise.map(|o| self.block(o, Place { in_branch: false, ..place }));
+        St::Choose(Box::new(Choose { branches, otherwise, span: s.span.start..s.span.start + "choose".len() }))
+    }
+
+    fn branch(&mut self, b: &ast::Branch, place: Place) -> Branch {
+        let action = match self.actions.get(&b.action.text) {
+            Some(a) => *a,
+            None => {
+                let known: Vec<String> = self.actions.keys().cloned().collect();
+                let mut d = Diag::new(codes::UNKNOWN_ACTION, format!("unknown action `{}`", b.action.text)).label(b.action.span.clone(), "not declared with `action`");
+                if let Some(best) = did_you_mean(&b.action.text, known.iter().map(|s| s.as_str())) {
+                    d = d.help(format!("did you mean `{best}`?"));
+                }
+                self.errors.push(d);
+                0
+            }
+        };
+        let mark = self.push_scope();
+        let actors = self.expr(&b.actors);
+        let arg = self.bind(&b.arg);
+        let actor = b.actor_var.as_ref().map(|n| self.bind(n));
+        let guard = b.guard.as_ref().map(|g| self.expr(g));
+        let choices = b.choices.as_ref().map(|c| self.expr(c));
+        let split = b.body.iter().position(|s| !is_check(s)).unwrap_or(b.body.len());
+        let (check_part, effect_part) = b.body.split_at(split);
+        let inner = Place { in_branch: true, ..place };
+        let checks = self.stmts(check_part, Place { in_checks: true, ..inner });
+        let effects = self.effects(effect_part, inner);
+        self.pop_scope(mark);
+        Branch { action, arg, actors, actor, guard, choices, checks, effects, span: b.span.clone() }
+    }
+
+    /// Effects see the names the checks bound, so they resolve in the same scope.
+    fn effects(&mut self, stmts: &[ast::Stmt], place: Place) -> Block {
+        let mut out = vec![];
+        let mut dead: Option<&'static str> = None;
+        for s in stmts {
+            if let Some(why) = dead.take() {
+                self.error(codes::UNREACHABLE, "this can never be reached".into(), s.span.clone(), why);
+            }
+            if contains_require(s) {
+                self.error(codes::CHECK_AFTER_EFFECT, "a check comes after the branch has changed the state".into(), s.span.clone(), "check after an effect")
+                    .help("checks (`require`) must all come before the first assignment or call");
+                continue;
+            }
+            dead = ends_block(s);
+            out.push(self.stmt(s, place));
+        }
+        out
+    }
+
+    fn assign(&mut self, lv: &ast::LValue, op: ast::AssignOp, value: &ast::Expr) -> St {
+        let target = if let Some(slot) = self.local(&lv.root.text) {
+            Target::Local(slot)
+        } else if let Some(Global::Var(v)) = self.globals.get(&lv.root.text) {
+            Target::Global(*v)
+        } else {
+            let vars = self.globals_of(|g| matches!(g, Global::Var(_)));
+            self.unknown(&lv.root, "variable", vars);
+            Target::Local(0)
+        };
+        let path = lv.path.iter().map(|a| match a {
+            ast::Accessor::Index(e) => self.expr(e),
+            ast::Accessor::Field(n) => X { e: E::Const(Value::str(&n.text)), span: n.span.clone() },
+        }).collect();
+        St::Assign { target, path, op, value: self.expr(value) }
+    }
+
+    fn call_proc(&mut self, n: &Name, args: &[ast::Expr]) -> St {
+        let args: Vec<X> = args.iter().map(|a| self.expr(a)).collect();
+        match self.globals.get(&n.text) {
+            Some(Global::Proc(p)) => St::Call(*p, args),
+            _ => {
+                let procs = self.globals_of(|g| matches!(g, Global::Proc(_)));
+                self.unknown(n, "procedure", procs);
+                St::Call(0, args)
+            }
+        }
+    }
+
+    // ------------------------------------------------------------ expressions
+
+    fn expr(&mut self, e: &ast::Expr) -> X {
+        let span = e.span.clone();
+        let e = match &e.kind {
+            ExprKind::Int(i) => E::Const(Value::Int(*i)),
+            ExprKind::Str(t) => E::Template(self.template(t)),
+            ExprKind::Bool(b) => E::Const(Value::Bool(*b)),
+            ExprKind::Null => E::Const(Value::Null),
+            ExprKind::Table => E::Const(Value::Table),
+            ExprKind::Name(n) => self.name(n),
+            ExprKind::List(items) => E::List(items.iter().map(|i| self.expr(i)).collect()),
+            ExprKind::Record(fields) => E::Record(fields.iter().map(|(n, x)| (Value::str(&n.text), self.expr(x))).collect()),
+            ExprKind::Comprehension { body, var, var2, coll, cond } => {
+                let coll = Box::new(self.expr(coll));
+                let mark = self.push_scope();
+                let slot = self.bind(var);
+                let slot2 = var2.as_ref().map(|n| self.bind(n));
+                let cond = cond.as_ref().map(|c| Box::new(self.expr(c)));
+                let body = Box::new(self.expr(body));
+                self.pop_scope(mark);
+                E::Comprehension { body, slot, slot2, coll, cond }
+            }
+            ExprKind::Quantifier { all, var, coll, body } => {
+                let coll = Box::new(self.expr(coll));
+                let mark = self.push_scope();
+                let slot = self.bind(var);
+                let body = Box::new(self.expr(body));
+                self.pop_scope(mark);
+                E::Quantifier { all: *all, slot, coll, body }
+            }
+            ExprKind::If(c, a, b) => E::If(Box::new(self.expr(c)), Box::new(self.expr(a)), Box::new(self.expr(b))),
+            ExprKind::Unary(ast::UnOp::Not, x) => E::Not(Box::new(self.expr(x))),
+            ExprKind::Unary(ast::UnOp::Neg, x) => E::Neg(Box::new(self.expr(x))),
+            ExprKind::Binary(op, a, b) => E::Binary(*op, Box::new(self.expr(a)), Box::new(self.expr(b))),
+            ExprKind::Index(a, i) => E::Index(Box::new(self.expr(a)), Box::new(self.expr(i))),
+            ExprKind::Slice(a, lo, hi) => E::Slice(Box::new(self.expr(a)), lo.as_ref().map(|x| Box::new(self.expr(x))), hi.as_ref().map(|x| Box::new(self.expr(x)))),
+            ExprKind::Field(base, f) => self.field(base, f),
+            ExprKind::Call(n, args) => self.call(n, args, &span),
+            ExprKind::Lambda(n, _) => {
+                self.error(codes::MISPLACED, "`x => ...` is only an argument of `max_by`, `min_by`, `sort_by` or `count`".into(), n.span.clone(), "here");
+                E::Const(Value::Null)
+            }
+        };
+        X { e, span }
+    }
+
+    fn name(&mut self, n: &Name) -> E {
+        if let Some(slot) = self.local(&n.text) {
+            return E::Local(slot);
+        }
+        match self.globals.get(&n.text) {
+            Some(Global::Param(i)) => E::Param(*i),
+            Some(Global::Var(i)) => E::Global(*i),
+            Some(Global::Kind(k)) => E::AllCards(*k),
+            Some(Global::Enum(e)) => E::AllVariants(*e),
+            _ if n.text == "players" => E::Players,
+            _ => {
+                let mut candidates: Vec<String> = self.scopes.iter().flat_map(|s| s.keys().cloned()).collect();
+                candidates.extend(self.globals_of(|g| !matches!(g, Global::Fn(_) | Global::Proc(_))));
+                candidates.push("players".into());
+                self.unknown(n, "name", candidates);
+                E::Const(Value::Null)
+            }
+        }
+    }
+
+    /// `Enum.Variant` is a constant; anything else is a field of a value.
+    fn field(&mut self, base: &ast::Expr, f: &Name) -> E {
+        if let ExprKind::Name(n) = &base.kind {
+            if self.local(&n.text).is_none() {
+                if let Some(Global::Enum(e)) = self.globals.get(&n.text).copied() {
+                    return self.variant(e, f);
+                }
+            }
+        }
+        E::Field(Box::new(self.expr(base)), Value::str(&f.text))
+    }
+
+    fn variant(&mut self, e: u16, f: &Name) -> E {
+        let variants = self.enum_variants.get(e as usize).cloned().unwrap_or_default();
+        match variants.iter().position(|v| *v == f.text) {
+            Some(v) => E::Const(Value::Enum(e, v as u16)),
+            None => {
+                self.unknown(f, "variant", variants);
+                E::Const(Value::Null)
+            }
+        }
+    }
+
+    fn call(&mut self, n: &Name, args: &[ast::Expr], span: &Span) -> E {
+        if let Some(Global::Fn(f)) = self.globals.get(&n.text).copied() {
+            return E::CallFn(f, args.iter().map(|a| self.expr(a)).collect());
+        }
+        let Some((builtin, arity, lambda)) = builtins::lookup(&n.text) else {
+            let mut fns = self.globals_of(|g| matches!(g, Global::Fn(_)));
+            fns.extend(builtins::names().map(String::from));
+            self.unknown(n, "function", fns);
+            return E::Const(Value::Null);
+        };
+        if args.len() != arity {
+            self.error(codes::ARITY, format!("`{}` takes {arity} argument(s), not {}", n.text, args.len()), span.clone(), "wrong number of arguments");
+        }
+        let args = args.iter().enumerate().map(|(i, a)| match (&a.kind, lambda && i + 1 == arity) {
+            (ExprKind::Lambda(v, body), true) => self.lambda(v, body, &a.span),
+            (_, true) => {
+                self.error(codes::TYPE_MISMATCH, format!("`{}` wants `x => ...` here", n.text), a.span.clone(), "not a lambda");
+                self.expr(a)
+            }
+            _ => self.expr(a),
+        }).collect();
+        E::Builtin(builtin, args)
+    }
+
+    fn lambda(&mut self, v: &Name, body: &ast::Expr, span: &Span) -> X {
+        let mark = self.push_scope();
+        let slot = self.bind(v);
+        let body = self.expr(body);
+        self.pop_scope(mark);
+        X { e: E::Lambda(slot, Box::new(body)), span: span.clone() }
+    }
+
+    fn template(&mut self, t: &ast::Template) -> Vec<Part> {
+        t.parts.iter().map(|p| match p {
+            TemplatePart::Text(s) => Part::Text(s.clone()),
+            TemplatePart::Expr(e) => Part::Expr(self.expr(e)),
+        }).collect()
+    }
+
+    // ------------------------------------------------------------ cards
+
+    fn cards(&mut self, spec: &ast::Spec, program: &mut Program) {
+        for (k, decl) in spec.cards.iter().enumerate() {
+            let start = program.cards.len() as u32;
+            let rows = match self.card_rows(decl, program) {
+                Ok(rows) => rows,
+                Err(d) => {
+                    self.errors.push(d);
+                    continue;
+                }
+            };
+            for (code, attrs, span) in rows {
+                let id = program.cards.len() as u32;
+                if program.kinds[k].by_code.insert(code.clone(), id).is_some() {
+                    self.error(codes::BAD_CARDS, format!("card code `{code}` is given twice in `{}`", decl.name.text), span, "second card with this code");
+                }
+                program.cards.push(CardInfo { kind: k as u16, code: Rc::from(code.as_str()), attrs });
+            }
+            program.kinds[k].cards = start..program.cards.len() as u32;
+        }
+    }
+
+    fn card_rows(&mut self, decl: &ast::CardDecl, program: &Program) -> Result<Vec<(String, Vec<Value>, Span)>, Diag> {
+        let fields = decl.fields.len();
+        match &decl.body {
+            ast::CardBody::Rows(rows) => rows.iter().map(|(code, values)| {
+                if values.len() != fields {
+                    return Err(Diag::new(codes::BAD_CARDS, format!("card `{}` has {} value(s) for {fields} attribute(s)", code.text, values.len())).label(code.span.clone(), "here"));
+                }
+                let attrs = values.iter().map(|v| {
+                    let x = self.const_expr(v);
+                    crate::interp::eval_constant(program, &x, &[])
+                }).collect::<Result<Vec<_>, _>>()?;
+                Ok((code.text.clone(), attrs, code.span.clone()))
+            }).collect(),
+            ast::CardBody::Each { bindings, code } => self.card_product(decl, bindings, code, program),
+        }
+    }
+
+    /// Every combination of the `each` bindings, in order, the last varying fastest.
+    fn card_product(&mut self, decl: &ast::CardDecl, bindings: &[(Name, ast::Expr)], code: &ast::Expr, program: &Program) -> Result<Vec<(String, Vec<Value>, Span)>, Diag> {
+        self.enter_frame();
+        let mut domains = vec![];
+        for (_, e) in bindings {
+            let x = self.expr(e);
+            match crate::interp::eval_constant(program, &x, &[])? {
+                Value::List(items) => domains.push(items.as_ref().clone()),
+                other => return Err(Diag::new(codes::TYPE_MISMATCH, format!("`each` needs a list, found {}", other.type_name())).label(e.span.clone(), "not a list")),
+            }
+        }
+        for (n, _) in bindings {
+            self.bind(n);
+        }
+        let code_x = self.expr(code);
+        let order: Vec<usize> = decl.fields.iter().map(|(f, _)| bindings.iter().position(|(b, _)| b.text == f.text).ok_or_else(|| {
+            Diag::new(codes::BAD_CARDS, format!("attribute `{}` has no `each` binding", f.text)).label(f.span.clone(), "not bound")
+        })).collect::<Result<_, _>>()?;
+        let mut out = vec![];
+        let mut counters = vec![0usize; domains.len()];
+        if domains.iter().any(|d| d.is_empty()) {
+            return Ok(out);
+        }
+        loop {
+            let values: Vec<Value> = counters.iter().zip(&domains).map(|(i, d)| d.get(*i).cloned().unwrap_or(Value::Null)).collect();
+            let code = crate::interp::eval_constant(program, &code_x, &values)?;
+            let text = crate::interp::show_plain(program, &code);
+            out.push((text, order.iter().map(|i| values.get(*i).cloned().unwrap_or(Value::Null)).collect(), decl.name.span.clone()));
+            if !advance(&mut counters, &domains) {
+                return Ok(out);
+            }
+        }
+    }
+}
+
+fn advance(counters: &mut [usize], domains: &[Vec<Value>]) -> bool {
+    for i in (0..counters.len()).rev() {
+        counters[i] += 1;
+        if counters[i] < domains[i].len() {
+            return true;
+        }
+        counters[i] = 0;
+    }
+    false
+}
+
+/// Whether a statement only reads the state (may stand among a branch's checks).
+fn is_check(s: &ast::Stmt) -> bool {
+    match &s.kind {
+        StmtKind::Let(..) | StmtKind::Require(..) => true,
+        StmtKind::If(_, a, b) => a.iter().all(is_check) && b.as_ref().is_none_or(|b| b.iter().all(is_check)) && (contains_require(s)),
+        StmtKind::For(_, _, _, body) => body.iter().all(is_check) && contains_require(s),
+        _ => false,
+    }
+}
+
+fn contains_require(s: &ast::Stmt) -> bool {
+    match &s.kind {
+        StmtKind::Require(..) => true,
+        StmtKind::If(_, a, b) => a.iter().any(contains_require) || b.as_ref().is_some_and(|b| b.iter().any(contains_require)),
+        StmtKind::For(_, _, _, body) | StmtKind::While(_, body) | StmtKind::Loop(body) => body.iter().any(contains_require),
+        _ => false,
+    }
+}
+
+/// Why the statements after this one can never run, if they cannot.
+fn ends_block(s: &ast::Stmt) -> Option<&'static str> {
+    match &s.kind {
+        StmtKind::Break | StmtKind::Continue | StmtKind::Again => Some("control never gets past the statement before"),
+        StmtKind::Loop(body) if !body.iter().any(breaks_out) => Some("the loop before never ends: it has no `break`"),
+        _ => None,
+    }
+}
+
+/// Whether a loop body contains a `break` that leaves this loop (not an inner one).
+fn breaks_out(s: &ast::Stmt) -> bool {
+    match &s.kind {
+        StmtKind::Break => true,
+        StmtKind::If(_, a, b) => a.iter().any(breaks_out) || b.as_ref().is_some_and(|b| b.iter().any(breaks_out)),
+        StmtKind::Choose(branches, otherwise) => branches.iter().any(|b| b.body.iter().any(breaks_out)) || otherwise.as_ref().is_some_and(|o| o.iter().any(breaks_out)),
+        _ => false,
+    }
+}
+
+pub fn did_you_mean<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+    candidates
+        .map(|c| (strsim::levenshtein(name, c), c))
+        .filter(|(d, c)| *d <= 2.max(c.len() / 3))
+        .min()
+        .map(|(_, c)| c)
+}

@@ -1,0 +1,9 @@
+//! The rules files shipped in `specs/`, compiled into the binary.
+
+pub const BUILTIN: &[(&str, &str)] = &[
+    ("hangover", include_str!("../specs/hangover.rules")),
+];
+
+pub fn builtin(name: &str) -> Option<&'static str> {
+    BUILTIN.iter().find(|(n, _)| *n == name).map(|(_, text)| *text)
+}

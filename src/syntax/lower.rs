@@ -1,0 +1,576 @@
+//! Pest pairs to the syntax tree, one function per grammar rule. Shapes the grammar
+//! guarantees are taken as given; where a child must exist, a missing one is an internal
+//! syntax error rather than a panic.
+
+use pest::iterators::Pair;
+
+use super::Rule;
+use crate::ast::*;
+use crate::codes;
+use crate::diag::Diag;
+use crate::span::{Name, Span};
+
+type P<'a> = Pair<'a, Rule>;
+type R<T> = Result<T, Diag>;
+
+fn is_keyword(rule: Rule) -> bool {
+    format!("{rule:?}").starts_with("k_")
+}
+
+/// The children of a pair, keyword tokens left out.
+fn kids(p: P<'_>) -> impl Iterator<Item = P<'_>> {
+    p.into_inner().filter(|c| !is_keyword(c.as_rule()))
+}
+
+fn span(p: &P<'_>) -> Span {
+    p.as_span().start()..p.as_span().end()
+}
+
+fn name(p: P<'_>) -> Name {
+    Name { text: p.as_str().to_string(), span: span(&p) }
+}
+
+fn shape_error(p: &P<'_>) -> Diag {
+    Diag::new(codes::SYNTAX, format!("unexpected {:?}", p.as_rule())).label(span(p), "here")
+}
+
+fn next<'a>(it: &mut impl Iterator<Item = P<'a>>, at: &Span) -> R<P<'a>> {
+    it.next().ok_or_else(|| Diag::new(codes::SYNTAX, "incomplete construct").label(at.clone(), "here"))
+}
+
+pub fn spec(p: P<'_>) -> R<Spec> {
+    let mut spec = Spec::default();
+    for item in kids(p) {
+        item_into(item, &mut spec)?;
+    }
+    Ok(spec)
+}
+
+fn item_into(p: P<'_>, spec: &mut Spec) -> R<()> {
+    let at = span(&p);
+    let rule = p.as_rule();
+    let mut it = kids(p);
+    match rule {
+        Rule::game_decl => spec.game = Some(name(next(&mut it, &at)?)),
+        Rule::players_decl => {
+            let lo = int_value(&next(&mut it, &at)?)?;
+            next(&mut it, &at)?; // dotdot
+            let hi = int_value(&next(&mut it, &at)?)?;
+            spec.players = Some((lo as u32, hi as u32, at));
+        }
+        Rule::rule_decl => {
+            let id = name(next(&mut it, &at)?);
+            let text = plain_string(next(&mut it, &at)?);
+            spec.rules.push(RuleDecl { id, text });
+        }
+        Rule::param_decl => spec.params.push(param(it, &at)?),
+        Rule::enum_decl => {
+            let n = name(next(&mut it, &at)?);
+            spec.enums.push(EnumDecl { name: n, variants: it.map(name).collect() });
+        }
+        Rule::card_decl => spec.cards.push(card(it, &at)?),
+        Rule::action_decl => {
+            let n = name(next(&mut it, &at)?);
+            next(&mut it, &at)?; // colon
+            spec.actions.push(ActionDecl { name: n, ty: ty(next(&mut it, &at)?)? });
+        }
+        Rule::var_decl => spec.vars.push(var(it, &at)?),
+        Rule::fn_decl => {
+            let n = name(next(&mut it, &at)?);
+            let (params, body) = params_then(it, &at)?;
+            spec.fns.push(FnDecl { name: n, params, body: expr(body)? });
+        }
+        Rule::proc_decl => {
+            let n = name(next(&mut it, &at)?);
+            let (params, body) = params_then(it, &at)?;
+            spec.procs.push(ProcDecl { name: n, params, body: block(body)? });
+        }
+        Rule::always_decl => spec.always.push(branch(next(&mut it, &at)?)?),
+        Rule::scores_decl => spec.scores = Some(expr(next(&mut it, &at)?)?),
+        Rule::winners_decl => spec.winners = Some(expr(next(&mut it, &at)?)?),
+        Rule::flow_decl => spec.flow = Some(block(next(&mut it, &at)?)?),
+        Rule::EOI => {}
+        _ => return Err(Diag::new(codes::SYNTAX, "unexpected item").label(at, "here")),
+    }
+    Ok(())
+}
+
+fn params_then<'a>(mut it: impl Iterator<Item = P<'a>>, at: &Span) -> R<(Vec<Name>, P<'a>)> {
+    let first = next(&mut it, at)?;
+    if first.as_rule() == Rule::param_names {
+        Ok((kids(first).map(name).collect(), next(&mut it, at)?))
+    } else {
+        Ok((vec![], first))
+    }
+}
+
+fn param<'a>(mut it: impl Iterator<Item = P<'a>>, at: &Span) -> R<ParamDecl> {
+    let n = name(next(&mut it, at)?);
+    next(&mut it, at)?; // colon
+    let t = ty(next(&mut it, at)?)?;
+    let d = next(&mut it, at)?;
+    let default = if d.as_rule() == Rule::by_players {
+        let mut entries = vec![];
+        for entry in kids(d) {
+            let eat = span(&entry);
+            let mut e = kids(entry);
+            let count = int_value(&next(&mut e, &eat)?)? as u32;
+            next(&mut e, &eat)?; // colon
+            entries.push((count, expr(next(&mut e, &eat)?)?));
+        }
+        ParamDefault::ByPlayers(entries)
+    } else {
+        ParamDefault::Expr(expr(d)?)
+    };
+    Ok(ParamDecl { name: n, ty: t, default })
+}
+
+fn card<'a>(mut it: impl Iterator<Item = P<'a>>, at: &Span) -> R<CardDecl> {
+    let n = name(next(&mut it, at)?);
+    let mut fields = vec![];
+    let mut rows = vec![];
+    let mut each = None;
+    for p in it {
+        let pat = span(&p);
+        match p.as_rule() {
+            Rule::field_decl => {
+                let mut f = kids(p);
+                let fname = name(next(&mut f, &pat)?);
+                next(&mut f, &pat)?; // colon
+                fields.push((fname, ty(next(&mut f, &pat)?)?));
+            }
+            Rule::card_each => each = Some(card_each(p)?),
+            Rule::card_row => {
+                let mut r = kids(p);
+                let code = next(&mut r, &pat)?;
+                let code_name = Name { text: plain_string(code.clone()), span: span(&code) };
+                rows.push((code_name, r.map(expr).collect::<R<Vec<_>>>()?));
+            }
+            _ => return Err(shape_error(&p)),
+        }
+    }
+    let body = each.unwrap_or(CardBody::Rows(rows));
+    Ok(CardDecl { name: n, fields, body })
+}
+
+fn card_each(p: P<'_>) -> R<CardBody> {
+    let mut bindings = vec![];
+    let mut code = None;
+    for c in kids(p) {
+        if c.as_rule() == Rule::binding {
+            let at = span(&c);
+            let mut b = kids(c);
+            let n = name(next(&mut b, &at)?);
+            bindings.push((n, expr(next(&mut b, &at)?)?));
+        } else {
+            code = Some(expr(c)?);
+        }
+    }
+    let code = code.ok_or_else(|| Diag::new(codes::SYNTAX, "a card list needs `code`"))?;
+    Ok(CardBody::Each { bindings, code })
+}
+
+fn var<'a>(mut it: impl Iterator<Item = P<'a>>, at: &Span) -> R<VarDecl> {
+    let n = name(next(&mut it, at)?);
+    let mut p = next(&mut it, at)?;
+    let per_player = p.as_rule() == Rule::per_player;
+    if per_player {
+        p = next(&mut it, at)?;
+    }
+    Ok(VarDecl { name: n, per_player, init: expr(p)? })
+}
+
+// ---------------------------------------------------------------- types
+
+fn ty(p: P<'_>) -> R<Ty> {
+    let at = span(&p);
+    let mut alts: Vec<Ty> = kids(p).map(ty_atom).collect::<R<_>>()?;
+    if alts.len() == 1 {
+        return alts.pop().ok_or_else(|| Diag::new(codes::SYNTAX, "empty type"));
+    }
+    Ok(Ty { kind: TyKind::Union(alts), span: at })
+}
+
+fn ty_atom(p: P<'_>) -> R<Ty> {
+    let at = span(&p);
+    let kind = match p.as_rule() {
+        Rule::ty => return ty(p),
+        Rule::ty_int => int_type(p)?,
+        Rule::ty_bool => TyKind::Bool,
+        Rule::ty_str => TyKind::Str,
+        Rule::ty_player => TyKind::Player,
+        Rule::ty_null => TyKind::Null,
+        Rule::ty_literal => TyKind::Literal(plain_string(next(&mut kids(p), &at)?)),
+        Rule::ty_named => TyKind::Named(name(next(&mut kids(p), &at)?)),
+        Rule::ty_list => {
+            let mut it = kids(p);
+            let first = next(&mut it, &at)?;
+            if first.as_rule() == Rule::expr {
+                TyKind::List(Some(expr(first)?), Box::new(ty_atom(next(&mut it, &at)?)?))
+            } else {
+                TyKind::List(None, Box::new(ty_atom(first)?))
+            }
+        }
+        Rule::ty_map => {
+            let mut it = kids(p);
+            let k = ty_atom(next(&mut it, &at)?)?;
+            TyKind::Map(Box::new(k), Box::new(ty_atom(next(&mut it, &at)?)?))
+        }
+        Rule::ty_record => TyKind::Record(kids(p).map(ty_field).collect::<R<_>>()?),
+        _ => return Err(shape_error(&p)),
+    };
+    Ok(Ty { kind, span: at })
+}
+
+fn int_type(p: P<'_>) -> R<TyKind> {
+    let mut lo = None;
+    let mut hi = None;
+    for c in kids(p) {
+        match c.as_rule() {
+            Rule::range_lo => lo = Some(expr_any(first_kid(c)?)?),
+            Rule::range_hi => hi = Some(expr_any(first_kid(c)?)?),
+            _ => {}
+        }
+    }
+    Ok(TyKind::Int(lo, hi))
+}
+
+fn ty_field(p: P<'_>) -> R<(Name, bool, Ty)> {
+    let at = span(&p);
+    let mut it = kids(p);
+    let n = name(next(&mut it, &at)?);
+    let mut c = next(&mut it, &at)?;
+    let optional = c.as_rule() == Rule::optional;
+    if optional {
+        c = next(&mut it, &at)?;
+    }
+    // c is the colon
+    let _ = c;
+    Ok((n, optional, ty(next(&mut it, &at)?)?))
+}
+
+// ---------------------------------------------------------------- statements
+
+fn block(p: P<'_>) -> R<Block> {
+    kids(p).filter(|c| c.as_rule() != Rule::closing_brace).map(stmt).collect()
+}
+
+fn stmt(p: P<'_>) -> R<Stmt> {
+    let at = span(&p);
+    let rule = p.as_rule();
+    let mut it = kids(p);
+    let kind = match rule {
+        Rule::let_stmt => StmtKind::Let(name(next(&mut it, &at)?), expr(next(&mut it, &at)?)?),
+        Rule::require_stmt => {
+            let cond = expr(next(&mut it, &at)?)?;
+            let rule_id = name(next(&mut it, &at)?);
+            StmtKind::Require(cond, rule_id, template(next(&mut it, &at)?)?)
+        }
+        Rule::if_stmt => if_stmt(it, &at)?,
+        Rule::for_stmt => {
+            let v = name(next(&mut it, &at)?);
+            let mut p2 = next(&mut it, &at)?;
+            let mut v2 = None;
+            if p2.as_rule() == Rule::ident {
+                v2 = Some(name(p2));
+                p2 = next(&mut it, &at)?;
+            }
+            StmtKind::For(v, v2, expr(p2)?, block(next(&mut it, &at)?)?)
+        }
+        Rule::while_stmt => StmtKind::While(expr(next(&mut it, &at)?)?, block(next(&mut it, &at)?)?),
+        Rule::loop_stmt => StmtKind::Loop(block(next(&mut it, &at)?)?),
+        Rule::choose_stmt => choose(it)?,
+        Rule::break_stmt => StmtKind::Break,
+        Rule::continue_stmt => StmtKind::Continue,
+        Rule::again_stmt => StmtKind::Again,
+        Rule::finish_stmt => StmtKind::Finish,
+        Rule::assign_stmt => {
+            let lv = lvalue(next(&mut it, &at)?)?;
+            let op = match next(&mut it, &at)?.as_str() {
+                "+=" => AssignOp::Add,
+                "-=" => AssignOp::Sub,
+                _ => AssignOp::Set,
+            };
+            StmtKind::Assign(lv, op, expr(next(&mut it, &at)?)?)
+        }
+        Rule::call_stmt => {
+            let n = name(next(&mut it, &at)?);
+            StmtKind::Call(n, match it.next() { Some(a) => args(a)?, None => vec![] })
+        }
+        _ => return Err(Diag::new(codes::SYNTAX, "unexpected statement").label(at, "here")),
+    };
+    Ok(Stmt { kind, span: at })
+}
+
+fn if_stmt<'a>(mut it: impl Iterator<Item = P<'a>>, at: &Span) -> R<StmtKind> {
+    let cond = expr(next(&mut it, at)?)?;
+    let then = block(next(&mut it, at)?)?;
+    let otherwise = match it.next() {
+        None => None,
+        Some(e) if e.as_rule() == Rule::if_stmt => Some(vec![stmt(e)?]),
+        Some(e) => Some(block(e)?),
+    };
+    Ok(StmtKind::If(cond, then, otherwise))
+}
+
+fn choose<'a>(it: impl Iterator<Item = P<'a>>) -> R<StmtKind> {
+    let mut branches = vec![];
+    let mut otherwise = None;
+    for c in it {
+        match c.as_rule() {
+            Rule::branch => branches.push(branch(c)?),
+            Rule::otherwise => otherwise = Some(block(first_kid(c)?)?),
+            _ => {}
+        }
+    }
+    Ok(StmtKind::Choose(branches, otherwise))
+}
+
+fn branch(p: P<'_>) -> R<Branch> {
+    let at = span(&p);
+    let mut it = p.into_inner().peekable();
+    let action = name(next(&mut it, &at)?);
+    let arg = name(next(&mut it, &at)?);
+    next(&mut it, &at)?; // by
+    let actors = expr(next(&mut it, &at)?)?;
+    let (mut actor_var, mut guard, mut choices, mut body) = (None, None, None, None);
+    while let Some(c) = it.next() {
+        match c.as_rule() {
+            Rule::k_as => actor_var = Some(name(next(&mut it, &at)?)),
+            Rule::k_when => guard = Some(expr(next(&mut it, &at)?)?),
+            Rule::k_choices => choices = Some(expr(next(&mut it, &at)?)?),
+            Rule::block => body = Some(block(c)?),
+            _ => return Err(shape_error(&c)),
+        }
+    }
+    let body = body.ok_or_else(|| Diag::new(codes::SYNTAX, "a branch needs a body").label(at.clone(), "here"))?;
+    Ok(Branch { action, arg, actors, actor_var, guard, choices, body, span: at })
+}
+
+fn lvalue(p: P<'_>) -> R<LValue> {
+    let at = span(&p);
+    let mut it = kids(p);
+    let root = name(next(&mut it, &at)?);
+    let path = it.map(accessor).collect::<R<_>>()?;
+    Ok(LValue { root, path })
+}
+
+fn accessor(p: P<'_>) -> R<Accessor> {
+    match p.as_rule() {
+        Rule::field => Ok(Accessor::Field(name(first_kid(p)?))),
+        _ => Ok(Accessor::Index(expr(first_kid(p)?)?)),
+    }
+}
+
+fn args(p: P<'_>) -> R<Vec<Expr>> {
+    kids(p).map(expr_any).collect()
+}
+
+// ---------------------------------------------------------------- expressions
+
+fn first_kid(p: P<'_>) -> R<P<'_>> {
+    let at = span(&p);
+    next(&mut kids(p), &at)
+}
+
+fn expr(p: P<'_>) -> R<Expr> {
+    expr_any(p)
+}
+
+/// Lowers any expression-level pair.
+fn expr_any(p: P<'_>) -> R<Expr> {
+    let at = span(&p);
+    match p.as_rule() {
+        Rule::expr => expr_any(first_kid(p)?),
+        Rule::disj | Rule::conj | Rule::concat | Rule::sum | Rule::product => binary_chain(p),
+        Rule::cmp => binary_chain(p),
+        Rule::neg => prefix_chain(p, UnOp::Not),
+        Rule::unary => prefix_chain(p, UnOp::Neg),
+        Rule::postfix => postfix(p),
+        _ => primary(p, at),
+    }
+}
+
+fn binary_chain(p: P<'_>) -> R<Expr> {
+    let at = span(&p);
+    let mut it = kids(p);
+    let mut left = expr_any(next(&mut it, &at)?)?;
+    while let Some(op) = it.next() {
+        let right = expr_any(next(&mut it, &at)?)?;
+        let joined = left.span.start..right.span.end;
+        left = Expr { kind: ExprKind::Binary(bin_op(&op), Box::new(left), Box::new(right)), span: joined };
+    }
+    Ok(left)
+}
+
+fn bin_op(p: &P<'_>) -> BinOp {
+    let text: String = p.as_str().split_whitespace().collect::<Vec<_>>().join(" ");
+    match text.as_str() {
+        "or" => BinOp::Or,
+        "and" => BinOp::And,
+        "==" => BinOp::Eq,
+        "!=" => BinOp::Ne,
+        "<" => BinOp::Lt,
+        "<=" => BinOp::Le,
+        ">" => BinOp::Gt,
+        ">=" => BinOp::Ge,
+        "in" => BinOp::In,
+        "not in" => BinOp::NotIn,
+        "++" => BinOp::Concat,
+        "+" => BinOp::Add,
+        "-" => BinOp::Sub,
+        "*" => BinOp::Mul,
+        "/" => BinOp::Div,
+        _ => BinOp::Rem,
+    }
+}
+
+fn prefix_chain(p: P<'_>, op: UnOp) -> R<Expr> {
+    let at = span(&p);
+    let kids: Vec<P<'_>> = kids(p).collect();
+    let (ops, rest) = kids.split_at(kids.len().saturating_sub(1));
+    let last = rest.first().cloned().ok_or_else(|| Diag::new(codes::SYNTAX, "missing operand").label(at.clone(), "here"))?;
+    let mut e = expr_any(last)?;
+    for o in ops.iter().rev() {
+        e = Expr { kind: ExprKind::Unary(op, Box::new(e)), span: o.as_span().start()..at.end };
+    }
+    Ok(e)
+}
+
+fn postfix(p: P<'_>) -> R<Expr> {
+    let at = span(&p);
+    let mut it = kids(p);
+    let mut e = expr_any(next(&mut it, &at)?)?;
+    for op in it {
+        let end = op.as_span().end();
+        let whole = e.span.start..end;
+        let kind = match op.as_rule() {
+            Rule::index => ExprKind::Index(Box::new(e), Box::new(expr(first_kid(op)?)?)),
+            Rule::field => ExprKind::Field(Box::new(e), name(first_kid(op)?)),
+            _ => slice(e, op)?,
+        };
+        e = Expr { kind, span: whole };
+    }
+    Ok(e)
+}
+
+fn slice(base: Expr, p: P<'_>) -> R<ExprKind> {
+    let mut lo = None;
+    let mut hi = None;
+    let mut seen_dots = false;
+    for c in kids(p) {
+        match c.as_rule() {
+            Rule::dotdot => seen_dots = true,
+            _ if seen_dots => hi = Some(Box::new(expr(c)?)),
+            _ => lo = Some(Box::new(expr(c)?)),
+        }
+    }
+    Ok(ExprKind::Slice(Box::new(base), lo, hi))
+}
+
+fn primary(p: P<'_>, at: Span) -> R<Expr> {
+    let rule = p.as_rule();
+    let kind = match rule {
+        Rule::int => ExprKind::Int(int_value(&p)?),
+        Rule::string => ExprKind::Str(template(p)?),
+        Rule::true_lit => ExprKind::Bool(true),
+        Rule::false_lit => ExprKind::Bool(false),
+        Rule::null_lit => ExprKind::Null,
+        Rule::table_lit => ExprKind::Table,
+        Rule::ident => ExprKind::Name(name(p)),
+        Rule::if_expr => {
+            let mut it = kids(p);
+            let c = expr(next(&mut it, &at)?)?;
+            let a = expr(next(&mut it, &at)?)?;
+            ExprKind::If(Box::new(c), Box::new(a), Box::new(expr(next(&mut it, &at)?)?))
+        }
+        Rule::quantifier => quantifier(p, &at)?,
+        Rule::comprehension => comprehension(p, &at)?,
+        Rule::list_lit => ExprKind::List(kids(p).map(expr).collect::<R<_>>()?),
+        Rule::record_lit => ExprKind::Record(kids(p).map(record_entry).collect::<R<_>>()?),
+        Rule::call => {
+            let mut it = kids(p);
+            let n = name(next(&mut it, &at)?);
+            ExprKind::Call(n, match it.next() { Some(a) => args(a)?, None => vec![] })
+        }
+        Rule::lambda => {
+            let mut it = kids(p);
+            let n = name(next(&mut it, &at)?);
+            ExprKind::Lambda(n, Box::new(expr(next(&mut it, &at)?)?))
+        }
+        _ => return Err(shape_error(&p)),
+    };
+    Ok(Expr { kind, span: at })
+}
+
+fn quantifier(p: P<'_>, at: &Span) -> R<ExprKind> {
+    let mut it = kids(p);
+    let all = next(&mut it, at)?.as_rule() == Rule::all_kw;
+    let var = name(next(&mut it, at)?);
+    let coll = expr_any(next(&mut it, at)?)?;
+    next(&mut it, at)?; // colon
+    let body = expr(next(&mut it, at)?)?;
+    Ok(ExprKind::Quantifier { all, var, coll: Box::new(coll), body: Box::new(body) })
+}
+
+fn comprehension(p: P<'_>, at: &Span) -> R<ExprKind> {
+    let mut it = kids(p);
+    let body = expr(next(&mut it, at)?)?;
+    let var = name(next(&mut it, at)?);
+    let mut c = next(&mut it, at)?;
+    let mut var2 = None;
+    if c.as_rule() == Rule::ident {
+        var2 = Some(name(c));
+        c = next(&mut it, at)?;
+    }
+    let coll = expr(c)?;
+    let cond = match it.next() {
+        Some(w) => Some(Box::new(expr(w)?)),
+        None => None,
+    };
+    Ok(ExprKind::Comprehension { body: Box::new(body), var, var2, coll: Box::new(coll), cond })
+}
+
+fn record_entry(p: P<'_>) -> R<(Name, Expr)> {
+    let at = span(&p);
+    let mut it = kids(p);
+    let n = name(next(&mut it, &at)?);
+    next(&mut it, &at)?; // colon
+    Ok((n, expr(next(&mut it, &at)?)?))
+}
+
+fn int_value(p: &P<'_>) -> R<i64> {
+    p.as_str().parse().map_err(|_| Diag::new(codes::SYNTAX, "number too large").label(span(p), "here"))
+}
+
+fn template(p: P<'_>) -> R<Template> {
+    let at = span(&p);
+    let mut parts = vec![];
+    for c in p.into_inner() {
+        match c.as_rule() {
+            Rule::str_text => parts.push(TemplatePart::Text(c.as_str().to_string())),
+            Rule::str_escape => parts.push(TemplatePart::Text(unescape(c.as_str()))),
+            Rule::interp => parts.push(TemplatePart::Expr(expr(first_kid(c)?)?)),
+            _ => {}
+        }
+    }
+    Ok(Template { parts, span: at })
+}
+
+fn unescape(s: &str) -> String {
+    match s {
+        "\\n" => "\n".into(),
+        "\\t" => "\t".into(),
+        _ => s.chars().skip(1).collect(),
+    }
+}
+
+/// A string without holes, as used for codes and rule texts.
+fn plain_string(p: P<'_>) -> String {
+    p.into_inner()
+        .map(|c| match c.as_rule() {
+            Rule::str_escape => unescape(c.as_str()),
+            _ => c.as_str().to_string(),
+        })
+        .collect()
+}

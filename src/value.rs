@@ -1,0 +1,61 @@
+//! Run-time values of the rules language.
+
+use std::rc::Rc;
+
+/// A value. Lists and maps share their storage; cloning is cheap.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Value {
+    Null,
+    Bool(bool),
+    Int(i64),
+    Str(Rc<str>),
+    /// A seat: the index in the transcript's `players`.
+    Player(u8),
+    /// The table, actor of chance outcomes and records.
+    Table,
+    /// An index into the program's card table.
+    Card(u32),
+    /// An enum and one of its variants.
+    Enum(u16, u16),
+    List(Rc<Vec<Value>>),
+    /// Keys in insertion order; records are maps with string keys.
+    Map(Rc<Vec<(Value, Value)>>),
+}
+
+impl Value {
+    pub fn list(items: Vec<Value>) -> Value {
+        Value::List(Rc::new(items))
+    }
+
+    pub fn map(entries: Vec<(Value, Value)>) -> Value {
+        Value::Map(Rc::new(entries))
+    }
+
+    pub fn str(s: &str) -> Value {
+        Value::Str(Rc::from(s))
+    }
+
+    /// Looks a key up in a map.
+    pub fn get(&self, key: &Value) -> Option<&Value> {
+        match self {
+            Value::Map(m) => m.iter().find(|(k, _)| k == key).map(|(_, v)| v),
+            _ => None,
+        }
+    }
+
+    /// The name of this value's type, in the words a spec author uses.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Value::Null => "null",
+            Value::Bool(_) => "bool",
+            Value::Int(_) => "int",
+            Value::Str(_) => "str",
+            Value::Player(_) => "player",
+            Value::Table => "table",
+            Value::Card(_) => "card",
+            Value::Enum(..) => "enum value",
+            Value::List(_) => "list",
+            Value::Map(_) => "map",
+        }
+    }
+}
