@@ -181,7 +181,7 @@ impl<'p> Machine<'p> {
         let Some((branch, _, ambient)) = named.iter().find(|(_, actors, _)| actors.contains(&event.actor)).map(|t| (t.0, t.1.clone(), t.2)) else {
             let actors: Vec<Value> = named.iter().flat_map(|(_, a, _)| a.iter().cloned()).collect();
             let message = format!("{} may not take `{}` now; only {} may", self.who(&event.actor), self.prog.actions[event.action as usize].name, self.list_words(&actors));
-            let at = named[0].0.span.clone();
+            let at = named[0].0.span.start..named[0].0.actors.span.end;
             return self.violate(TURN_ORDER, event, message, at, c, frame);
         };
         let mut own = vec![Value::Null; self.prog.always_locals];

@@ -46,14 +46,20 @@ fn syntax_error(e: &pest::error::Error<Rule>) -> Diag {
         pest::error::InputLocation::Pos(p) => p..p + 1,
         pest::error::InputLocation::Span((a, b)) => a..b.max(a + 1),
     };
-    let e = e.clone().renamed_rules(rule_name);
     let expected = match &e.variant {
         pest::error::ErrorVariant::ParsingError { positives, .. } if !positives.is_empty() => {
-            let names: Vec<String> = positives.iter().map(|r| rule_name(r)).collect();
-            format!("expected {}", names.join(", "))
+            let mut names: Vec<String> = vec![];
+            for name in positives.iter().map(rule_name) {
+                if !names.contains(&name) {
+                    names.push(name);
+                }
+            }
+            match names.split_last() {
+                Some((last, rest)) if !rest.is_empty() => format!("expected {} or {last}", rest.join(", ")),
+                _ => format!("expected {}", names.join("")),
+            }
         }
-        pest::error::ErrorVariant::CustomError { message } => message.clone(),
-        _ => "unexpected input".to_string(),
+                _ => "unexpected input".to_string(),
     };
     Diag::new(codes::SYNTAX, format!("syntax error: {expected}")).label(span, "here")
 }
