@@ -33,6 +33,7 @@ pub enum Builtin {
     Shuffle,
     Permutations,
     Subsets,
+    Join,
 }
 
 /// Name, builtin, number of arguments, whether the last argument is a `x => ...` lambda.
@@ -67,6 +68,7 @@ const TABLE: &[(&str, Builtin, usize, bool)] = &[
     ("shuffle", Builtin::Shuffle, 1, false),
     ("permutations", Builtin::Permutations, 1, false),
     ("subsets", Builtin::Subsets, 1, false),
+    ("join", Builtin::Join, 2, false),
 ];
 
 pub fn lookup(name: &str) -> Option<(Builtin, usize, bool)> {

@@ -23,15 +23,13 @@ pub struct Playout {
 
 /// Plays one random game with default parameters.
 pub fn playout(prog: &Program, players: usize, seed: u64, max_events: usize) -> Result<Playout, Diag> {
-    let names: Vec<Yaml> = NAMES.iter().cycle().take(players).enumerate().map(|(i, n)| Yaml::Str(if i < NAMES.len() { n.to_string() } else { format!("{n}{i}") })).collect();
-    let raw = crate::transcript::RawTranscript { rules: None, players: Some(Yaml::Seq(names)), variant: None, events: Some(Ok(vec![])) };
-    let game = decode::decode(prog, &raw).map_err(|e| Diag::new(crate::codes::MALFORMED, e.first().map_or(String::new(), |m| m.message.clone())))?;
+    let game = default_game(prog, players)?;
     let source = Source::Random { rng: Rng::new(seed), limit: max_events, made: vec![] };
     let mut machine = Machine::new(prog, game.players.clone(), game.params, source);
     let outcome = machine.run()?;
     let events = match machine.source {
         Source::Random { made, .. } => made,
-        Source::Transcript { .. } => vec![],
+        _ => vec![],
     };
     Ok(Playout { players: game.players, events, outcome })
 }
@@ -62,4 +60,28 @@ pub fn value_json(prog: &Program, players: &[String], v: &Value) -> Json {
         Value::Map(entries) => Json::Object(entries.iter().map(|(k, v)| (show(prog, players, k), value_json(prog, players, v))).collect()),
         other => json!(show(prog, players, other)),
     }
+}
+
+/// What is legal where event `prefix.len()` would be judged, after running `prefix`;
+/// `None` when the prefix does not get there legally or passes an optional point.
+pub fn legal_after(prog: &Program, players: Rc<[String]>, params: Vec<Value>, prefix: Vec<Event>) -> Option<Vec<crate::interp::Candidate>> {
+    let source = Source::Probe { events: prefix, pos: 0, legal: None, passed_optional: false };
+    let mut machine = Machine::new(prog, players, params, source);
+    let outcome = machine.run().ok()?;
+    match machine.source {
+        Source::Probe { legal: Some(legal), passed_optional: false, .. } if outcome.violation.is_none() => Some(legal),
+        _ => None,
+    }
+}
+
+/// Default parameters for a game of these players.
+pub fn default_game(prog: &Program, players: usize) -> Result<decode::Game, Diag> {
+    let names: Vec<Yaml> = NAMES.iter().cycle().take(players).enumerate().map(|(i, n)| Yaml::Str(if i < NAMES.len() { n.to_string() } else { format!("{n}{i}") })).collect();
+    let raw = crate::transcript::RawTranscript { rules: None, players: Some(Yaml::Seq(names)), variant: None, events: Some(Ok(vec![])) };
+    decode::decode(prog, &raw).map_err(|e| Diag::new(crate::codes::MALFORMED, e.first().map_or(String::new(), |m| m.message.clone())))
+}
+
+/// Checks already decoded events (no YAML), as the property tests do.
+pub fn run_events(prog: &Program, players: Rc<[String]>, params: Vec<Value>, events: Vec<Event>) -> Result<Outcome, Diag> {
+    Machine::new(prog, players, params, Source::Transcript { events, pos: 0 }).run()
 }

@@ -72,7 +72,12 @@ fn violation(r: &Report, v: &crate::check::Broken, source: &diag::Source) -> Dia
     d.help = Some(if v.legal.is_empty() { "nothing is legal here".to_string() } else { format!("legal here: {}", v.legal.join(", ")) });
     if let Some(program) = &r.program {
         let what = if v.rule_text.is_empty() { format!("`{}` is checked here", v.rule) } else { format!("`{}`: {}", v.rule, v.rule_text) };
-        let mut related = Diag::new(codes::RULE_HERE, what).label(v.spec_span.clone(), "the rule").in_source(&program.source);
+        let label = match v.rule.as_str() {
+            "unexpected-action" | "after-game-end" => "what may happen here",
+            "turn-order" => "who may act here",
+            _ => "the rule",
+        };
+        let mut related = Diag::new(codes::RULE_HERE, what).label(v.spec_span.clone(), label).in_source(&program.source);
         related.advice = true;
         d = d.with_related(related);
     }

@@ -326,6 +326,14 @@ impl Machine<'_> {
                 let values = self.list(v, frame)?;
                 Ok(Value::map(keys.iter().cloned().zip(values.iter().cloned()).collect()))
             }
+            Builtin::Join => {
+                let items = self.list(first, frame)?;
+                let Some(sep) = args.get(1) else { return Err(self.spec_error(&x.span, "missing argument".into())) };
+                let sep = self.eval(sep, frame)?;
+                let sep = super::show(self.prog, &self.players, &sep);
+                let words: Vec<String> = items.iter().map(|v| super::show(self.prog, &self.players, v)).collect();
+                Ok(Value::str(&words.join(&sep)))
+            }
             Builtin::Shuffle => {
                 let mut items = self.list(first, frame)?.as_ref().clone();
                 self.rng.shuffle(&mut items);

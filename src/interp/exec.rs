@@ -159,6 +159,20 @@ impl<'p> Machine<'p> {
                 None => Err(Stop::End),
             };
         }
+        if let Source::Probe { events, pos, passed_optional, .. } = &mut self.source {
+            if let Some(e) = events.get(*pos) {
+                return Ok(Some(e.clone()));
+            }
+            if has_otherwise {
+                *passed_optional = true;
+                return Ok(None);
+            }
+            let found = self.legal(c, frame)?;
+            if let Source::Probe { legal, .. } = &mut self.source {
+                *legal = Some(found);
+            }
+            return Err(Stop::End);
+        }
         match self.pick_random(c, frame)? {
             Pick::Event(e) => Ok(Some(e)),
             Pick::Otherwise => Ok(None),
@@ -196,7 +210,7 @@ impl<'p> Machine<'p> {
 
     fn consume(&mut self) {
         self.fuel = FUEL_PER_EVENT;
-        if let Source::Transcript { pos, .. } = &mut self.source {
+        if let Source::Transcript { pos, .. } | Source::Probe { pos, .. } = &mut self.source {
             *pos += 1;
         }
     }

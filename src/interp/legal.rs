@@ -164,13 +164,15 @@ impl<'p> Machine<'p> {
     pub(super) fn pick_random(&mut self, c: Option<&'p Choose>, frame: &mut Vec<Value>) -> Run<Pick> {
         let (limit, made) = match &self.source {
             Source::Random { limit, made, .. } => (*limit, made.len()),
-            Source::Transcript { .. } => return Ok(Pick::Stop),
+            _ => return Ok(Pick::Stop),
         };
+        let optional = c.is_some_and(|c| c.otherwise.is_some());
+        // Stopping leaves an optional point the way the end of a transcript does.
         if self.finished || made >= limit {
-            return Ok(Pick::Stop);
+            return Ok(if optional { Pick::Otherwise } else { Pick::Stop });
         }
         let legal = self.legal(c, frame)?;
-        let skip = usize::from(c.is_some_and(|c| c.otherwise.is_some()));
+        let skip = usize::from(optional);
         let total = legal.len() + skip;
         if total == 0 {
             return Ok(Pick::Stop);

@@ -50,6 +50,9 @@ pub struct Violation {
 pub enum Source {
     Transcript { events: Vec<Event>, pos: usize },
     Random { rng: Rng, limit: usize, made: Vec<Event> },
+    /// Runs the events, then records what is legal where the next one would be judged
+    /// (`passed_optional`: an optional point was left on the way there).
+    Probe { events: Vec<Event>, pos: usize, legal: Option<Vec<Candidate>>, passed_optional: bool },
 }
 
 /// Why running stopped early.
@@ -99,7 +102,7 @@ impl<'p> Machine<'p> {
     pub fn new(prog: &'p Program, players: Rc<[String]>, params: Vec<Value>, source: Source) -> Self {
         let rng = match &source {
             Source::Random { rng, .. } => rng.clone(),
-            Source::Transcript { .. } => Rng::new(0),
+            _ => Rng::new(0),
         };
         Machine { prog, players, params, globals: vec![], finished: false, source, violation: None, draining: false, fuel: FUEL_PER_EVENT, depth: 0, rng }
     }
@@ -119,7 +122,7 @@ impl<'p> Machine<'p> {
         let scores = self.eval_top(&self.prog.scores)?;
         let winners = if self.finished { self.eval_top(&self.prog.winners)? } else { Value::list(vec![]) };
         let events_run = match &self.source {
-            Source::Transcript { pos, .. } => *pos,
+            Source::Transcript { pos, .. } | Source::Probe { pos, .. } => *pos,
             Source::Random { made, .. } => made.len(),
         };
         Ok(Outcome { violation: self.violation.take(), finished: self.finished, scores, winners, events_run })

@@ -1,0 +1,86 @@
+//! The command line: exit codes, output formats, hostile input.
+
+use std::process::Command;
+
+fn shinpan(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_shinpan")).args(args).current_dir(env!("CARGO_MANIFEST_DIR")).output().unwrap();
+    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+#[test]
+fn exit_codes_follow_the_contract() {
+    assert_eq!(shinpan(&["check", "--format", "json", "fixtures/hangover/legal-annotated.yaml"]).0, 0);
+    assert_eq!(shinpan(&["check", "--format", "json", "fixtures/hangover/must-follow.yaml"]).0, 1);
+    assert_eq!(shinpan(&["check", "--format", "json", "fixtures/hangover/must-follow.yaml", "fixtures/malformed/empty.yaml"]).0, 2);
+    assert_eq!(shinpan(&["check", "--format", "xml", "fixtures/"]).0, 64);
+    assert_eq!(shinpan(&["frobnicate"]).0, 64);
+    assert_eq!(shinpan(&["check", "no/such/file.yaml"]).0, 64);
+}
+
+#[test]
+fn json_lines_in_path_order() {
+    let (code, out, _) = shinpan(&["check", "--format", "json", "fixtures/hangover/must-follow.yaml", "fixtures/hangover/legal-annotated.yaml"]);
+    assert_eq!(code, 1);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], r#"{"file":"fixtures/hangover/must-follow.yaml","rules":"hangover","verdict":"illegal","violations":[{"rule":"must-follow","event":9,"line":15,"message":"ben played B1 but holds R3^ of the led suit R"}],"finished":false,"scores":{"aki":0,"ben":0,"chie":0},"winners":[]}"#);
+    assert_eq!(lines[1], r#"{"file":"fixtures/hangover/legal-annotated.yaml","rules":"hangover","verdict":"legal","violations":[],"finished":true,"scores":{"aki":7,"ben":3,"chie":0},"winners":["aki"]}"#);
+}
+
+#[test]
+fn directories_are_searched_and_sorted() {
+    let (_, out, _) = shinpan(&["check", "--format", "json", "fixtures/hangover"]);
+    let files: Vec<String> = out.lines().map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["file"].as_str().unwrap().to_string()).collect();
+    let mut sorted = files.clone();
+    sorted.sort();
+    assert_eq!(files, sorted);
+    assert_eq!(files.len(), 21);
+}
+
+#[test]
+fn hostile_input_is_a_clear_error() {
+    for f in ["empty", "random-bytes", "unclosed-mapping", "alias-bomb", "deep-nesting", "duplicate-key"] {
+        let (code, out, err) = shinpan(&["check", "--format", "json", &format!("fixtures/malformed/{f}.yaml")]);
+        assert_eq!(code, 2, "{f}: {err}");
+        assert!(out.contains(r#""verdict":"malformed""#), "{f}: {out}");
+        assert!(!err.contains("panicked"), "{f}: {err}");
+    }
+}
+
+#[test]
+fn a_rules_file_that_never_waits_is_stopped() {
+    let (code, out, err) = shinpan(&["check", "--format", "json", "fixtures/runaway/endless-loop.yaml"]);
+    assert_eq!(code, 2);
+    assert!(out.contains("without waiting for an event"), "{out}");
+    assert!(!err.contains("panicked"));
+}
+
+#[test]
+fn lint_reports_spec_errors() {
+    let (code, out, _) = shinpan(&["lint", "specs/"]);
+    assert_eq!((code, out.trim()), (0, "specs/hangover.rules: ok"));
+    let (code, out, _) = shinpan(&["lint", "fixtures/spec/unknown-name_1.rules"]);
+    assert_eq!(code, 2);
+    assert!(out.contains("did you mean `hand`?"), "{out}");
+}
+
+#[test]
+fn play_writes_a_legal_transcript() {
+    let (code, out, _) = shinpan(&["play", "--rules", "hangover", "--players", "4", "--seed", "7"]);
+    assert_eq!(code, 0);
+    let dir = std::env::temp_dir().join(format!("shinpan-play-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("game.yaml");
+    std::fs::write(&file, &out).unwrap();
+    let (code, json, _) = shinpan(&["check", "--format", "json", file.to_str().unwrap()]);
+    assert_eq!(code, 0, "{json}");
+    assert!(json.contains(r#""finished":true"#));
+    // The same seed gives the same game.
+    assert_eq!(shinpan(&["play", "--rules", "hangover", "--players", "4", "--seed", "7"]).1, out);
+}
+
+#[test]
+fn rules_lists_parameters() {
+    let (code, out, _) = shinpan(&["rules"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("hangover (3..5 players)") && out.contains("hangover_at"), "{out}");
+}

@@ -1,0 +1,101 @@
+//! Every transcript with an `expected.jsonl` beside it gets exactly its expected verdict:
+//! the shared examples of every built-in game, and the shipped fixtures.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value as Json;
+use shinpan::check::Checker;
+
+fn expectations(dir: &Path) -> Vec<(PathBuf, Json)> {
+    let text = std::fs::read_to_string(dir.join("expected.jsonl")).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+    text.lines().filter(|l| !l.trim().is_empty()).map(|l| {
+        let e: Json = serde_json::from_str(l).unwrap();
+        (dir.join(e["file"].as_str().unwrap()), e)
+    }).collect()
+}
+
+/// Compares one report with its expectation; returns what differs.
+fn differences(path: &Path, expected: &Json) -> Vec<String> {
+    let report = Checker::new(None).check_path(path);
+    let got: Json = serde_json::from_str(&shinpan::render::json_line(&report)).unwrap();
+    let mut diffs = vec![];
+    let mut same = |what: &str, want: &Json, have: &Json| {
+        if want != have {
+            diffs.push(format!("{}: {what}: expected {want}, got {have}", path.display()));
+        }
+    };
+    same("verdict", &expected["verdict"], &got["verdict"]);
+    match expected["verdict"].as_str() {
+        Some("illegal") => {
+            let first = &got["violations"][0];
+            same("rule", &expected["rule"], &first["rule"]);
+            same("event", &expected["event"], &first["event"]);
+        }
+        Some("legal") => {
+            same("finished", &expected["finished"], &got["finished"]);
+            same("scores", &expected["scores"], &got["scores"]);
+            same("winners", &expected["winners"], &got["winners"]);
+        }
+        _ => {}
+    }
+    // Fixtures also pin the scores of illegal transcripts.
+    if expected.get("scores").is_some() && expected["verdict"] == "illegal" {
+        same("scores", &expected["scores"], &got["scores"]);
+    }
+    diffs
+}
+
+fn check_dir(dir: &Path) {
+    let cases = expectations(dir);
+    assert!(!cases.is_empty(), "{} lists no transcripts", dir.display());
+    let diffs: Vec<String> = cases.iter().flat_map(|(p, e)| differences(p, e)).collect();
+    assert!(diffs.is_empty(), "{}", diffs.join("\n"));
+}
+
+#[test]
+fn shared_examples_of_every_built_in_game() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/rules/examples");
+    assert!(root.is_dir(), "the shared examples are expected at {}", root.display());
+    let mut checked = 0;
+    for (name, _) in shinpan::specs::BUILTIN {
+        let dir = root.join(name);
+        if dir.join("expected.jsonl").is_file() {
+            check_dir(&dir);
+            checked += 1;
+        }
+    }
+    assert!(checked > 0, "no built-in game has shared examples");
+}
+
+#[test]
+fn hangover_fixtures() {
+    check_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/hangover"));
+}
+
+#[test]
+fn malformed_fixtures() {
+    check_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/malformed"));
+}
+
+#[test]
+fn runaway_rules_are_stopped() {
+    check_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/runaway"));
+}
+
+/// Every rule id of every built-in game is broken by some fixture and nearly broken by another.
+#[test]
+fn every_rule_id_is_broken_and_nearly_broken() {
+    for (name, text) in shinpan::specs::BUILTIN {
+        let program = shinpan::compile(name, text).unwrap();
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures").join(name);
+        let cases = expectations(&dir);
+        for rule in &program.rules {
+            let broken = cases.iter().any(|(_, e)| e["rule"] == rule.id.as_str());
+            let near = dir.join(format!("{}-near.yaml", rule.id));
+            assert!(broken, "{name}: no fixture breaks `{}`", rule.id);
+            assert!(near.is_file(), "{name}: no near miss for `{}` ({})", rule.id, near.display());
+            let near_expected = cases.iter().find(|(p, _)| *p == near).map(|(_, e)| e["rule"] != rule.id.as_str());
+            assert_eq!(near_expected, Some(true), "{name}: the near miss of `{}` must not break it", rule.id);
+        }
+    }
+}

@@ -1,0 +1,89 @@
+//! Property tests: random legal playouts check legal; changing one event to something
+//! that is not legal at that point is caught exactly at that event.
+
+use std::rc::Rc;
+
+use proptest::prelude::*;
+use shinpan::interp::Event;
+use shinpan::play::{default_game, legal_after, playout, run_events};
+use shinpan::program::Program;
+use shinpan::value::Value;
+
+fn program(name: &str) -> Program {
+    shinpan::compile(name, shinpan::specs::builtin(name).unwrap()).unwrap()
+}
+
+/// Actions with a finite domain: every actor, every argument.
+fn all_simple_events(prog: &Program, players: usize) -> Vec<(Value, u16, Value)> {
+    let mut actors: Vec<Value> = (0..players).map(|i| Value::Player(i as u8)).collect();
+    actors.push(Value::Table);
+    let mut out = vec![];
+    for (a, action) in prog.actions.iter().enumerate() {
+        let args: Vec<Value> = match &action.shape {
+            shinpan::program::Shape::Card(k) => prog.kinds[*k as usize].cards.clone().map(Value::Card).collect(),
+            shinpan::program::Shape::Player => (0..players).map(|i| Value::Player(i as u8)).collect(),
+            shinpan::program::Shape::Literal(s) => vec![Value::Str(s.clone())],
+            _ => continue,
+        };
+        for actor in &actors {
+            for arg in &args {
+                out.push((actor.clone(), a as u16, arg.clone()));
+            }
+        }
+    }
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn random_playouts_check_legal(seed in any::<u64>(), players in 3usize..=5) {
+        let prog = program("hangover");
+        let p = playout(&prog, players, seed, 10_000).unwrap();
+        prop_assert!(p.outcome.finished, "a playout with no cap ends the game");
+        let game = default_game(&prog, players).unwrap();
+        let outcome = run_events(&prog, p.players.clone(), game.params, p.events.clone()).unwrap();
+        prop_assert!(outcome.violation.is_none(), "violation: {:?}", outcome.violation);
+        prop_assert!(outcome.finished);
+        prop_assert_eq!(outcome.scores, p.outcome.scores);
+    }
+
+    #[test]
+    fn one_illegal_event_is_caught_there(seed in any::<u64>(), players in 3usize..=5, at in any::<prop::sample::Index>(), pick in any::<prop::sample::Index>()) {
+        let prog = program("hangover");
+        let p = playout(&prog, players, seed, 10_000).unwrap();
+        let i = at.index(p.events.len());
+        let game = default_game(&prog, players).unwrap();
+        let prefix: Vec<Event> = p.events[..i].to_vec();
+        // Events judged right after an optional point (the snack moment) are left alone.
+        let Some(legal) = legal_after(&prog, p.players.clone(), game.params.clone(), prefix) else { return Ok(()) };
+        let illegal: Vec<(Value, u16, Value)> = all_simple_events(&prog, players).into_iter()
+            .filter(|(actor, action, arg)| !legal.iter().any(|k| k.actor == *actor && k.action == *action && k.arg == *arg))
+            .collect();
+        prop_assume!(!illegal.is_empty());
+        let (actor, action, arg) = illegal[pick.index(illegal.len())].clone();
+        let mut events = p.events.clone();
+        events[i] = Event { actor, action, arg, index: i, line: 0, span: 0..0 };
+        let outcome = run_events(&prog, p.players.clone(), game.params, events).unwrap();
+        let v = outcome.violation.expect("the changed event is caught");
+        prop_assert_eq!(v.event, i);
+    }
+
+    #[test]
+    fn a_card_not_held_is_caught(seed in any::<u64>(), players in 3usize..=5, at in any::<prop::sample::Index>()) {
+        let prog = program("hangover");
+        let p = playout(&prog, players, seed, 10_000).unwrap();
+        let plays: Vec<usize> = p.events.iter().enumerate().filter(|(_, e)| prog.actions[e.action as usize].name == "play").map(|(i, _)| i).collect();
+        let i = plays[at.index(plays.len())];
+        // A card played earlier is in nobody's hand any more.
+        let Some(&earlier) = plays.iter().find(|&&j| j < i) else { return Ok(()) };
+        let mut events = p.events.clone();
+        events[i].arg = p.events[earlier].arg.clone();
+        let game = default_game(&prog, players).unwrap();
+        let outcome = run_events(&prog, Rc::clone(&p.players), game.params, events).unwrap();
+        let v = outcome.violation.expect("caught");
+        prop_assert_eq!(v.event, i);
+        prop_assert_eq!(prog.rules[v.rule as usize].id.as_str(), "not-held");
+    }
+}

@@ -1,0 +1,50 @@
+//! Human diagnostics as insta snapshots: every illegal or malformed fixture, and every
+//! invalid rules file under fixtures/spec (named after the code it must give).
+
+
+
+use shinpan::check::Checker;
+use shinpan::diag::render_plain;
+
+/// Paths in reports are made relative so snapshots do not depend on the checkout.
+fn relative(text: String) -> String {
+    text.replace(concat!(env!("CARGO_MANIFEST_DIR"), "/"), "")
+}
+
+#[test]
+fn transcript_diagnostics() {
+    insta::glob!("../fixtures", "{hangover,malformed,runaway}/*.yaml", |path| {
+        let report = Checker::new(None).check_path(path);
+        let diags = shinpan::render::diagnostics(&report);
+        let rendered: String = diags.iter().map(render_plain).collect();
+        if report.verdict == shinpan::check::Verdict::Legal {
+            assert!(diags.is_empty(), "a legal fixture has diagnostics: {rendered}");
+            return;
+        }
+        assert!(!diags.is_empty(), "{} has no diagnostic", path.display());
+        insta::assert_snapshot!(relative(rendered));
+    });
+}
+
+#[test]
+fn spec_diagnostics() {
+    insta::glob!("../fixtures/spec", "*.rules", |path| {
+        let code = path.file_stem().and_then(|s| s.to_str()).and_then(|s| s.split('_').next()).unwrap();
+        let text = std::fs::read_to_string(path).unwrap();
+        let label = path.file_name().unwrap().to_str().unwrap();
+        let rendered = match shinpan::compile(label, &text) {
+            Err(diags) => {
+                assert!(diags.iter().any(|d| d.code.ends_with(code)), "{label} does not give `{code}`");
+                diags.iter().map(render_plain).collect::<String>()
+            }
+            // A rules file that compiles must fail when run (the runaway loop).
+            Ok(program) => {
+                let tx = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/runaway/endless-loop.yaml");
+                let report = Checker::new(Some(path.display().to_string())).check_path(&tx);
+                assert!(report.spec_errors.iter().any(|d| d.code.ends_with(code)), "{label} compiles ({}) and does not give `{code}` when run", program.name);
+                report.spec_errors.iter().map(render_plain).collect::<String>()
+            }
+        };
+        insta::assert_snapshot!(relative(rendered));
+    });
+}
