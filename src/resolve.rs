@@ -212,7 +212,11 @@ impl Resolver {
     }
 
     fn unknown(&mut self, n: &Name, what: &str, candidates: Vec<String>) {
-        let mut d = Diag::new(codes::UNKNOWN_NAME, format!("unknown {what} `{}`", n.text)).label(n.span.clone(), "not declared");
+        self.unknown_as(codes::UNKNOWN_NAME, n, what, candidates);
+    }
+
+    fn unknown_as(&mut self, code: &'static str, n: &Name, what: &str, candidates: Vec<String>) {
+        let mut d = Diag::new(code, format!("unknown {what} `{}`", n.text)).label(n.span.clone(), "not declared");
         if let Some(best) = did_you_mean(&n.text, candidates.iter().map(|s| s.as_str())) {
             d = d.help(format!("did you mean `{best}`?"));
         }
@@ -377,7 +381,7 @@ impl Resolver {
             Some(ix) => *ix,
             None => {
                 let known: Vec<String> = self.rules.keys().cloned().collect();
-                self.unknown(rule, "rule id", known);
+                self.unknown_as(codes::UNKNOWN_RULE, rule, "rule id", known);
                 0
             }
         };
