@@ -212,3 +212,26 @@ pub struct Branch {
     pub effects: Block,
     pub span: Span,
 }
+
+impl X {
+    /// The expressions directly inside this one.
+    pub fn children(&self) -> Vec<&X> {
+        match &self.e {
+            E::Const(_) | E::Local(_) | E::Global(_) | E::Param(_) | E::Players | E::AllCards(_) | E::AllVariants(_) => vec![],
+            E::Template(parts) => parts.iter().filter_map(|p| match p { Part::Expr(x) => Some(x), Part::Text(_) => None }).collect(),
+            E::List(items) | E::CallFn(_, items) | E::Builtin(_, items) => items.iter().collect(),
+            E::Record(fields) => fields.iter().map(|(_, x)| x).collect(),
+            E::Comprehension { body, coll, cond, .. } => [Some(&**body), Some(&**coll), cond.as_deref()].into_iter().flatten().collect(),
+            E::Quantifier { coll, body, .. } => vec![coll, body],
+            E::If(a, b, c) => vec![a, b, c],
+            E::Not(a) | E::Neg(a) | E::Field(a, _) | E::Lambda(_, a) => vec![a],
+            E::Binary(_, a, b) | E::Index(a, b) => vec![a, b],
+            E::Slice(a, lo, hi) => [Some(&**a), lo.as_deref(), hi.as_deref()].into_iter().flatten().collect(),
+        }
+    }
+
+    /// Whether this expression reads the local `slot` anywhere inside.
+    pub fn reads_local(&self, slot: Slot) -> bool {
+        matches!(self.e, E::Local(s) if s == slot) || self.children().iter().any(|c| c.reads_local(slot))
+    }
+}

@@ -247,10 +247,17 @@ impl<'p> Machine<'p> {
 
     /// Runs a branch's checks with its argument bound; the first failing `require`.
     pub(super) fn run_checks(&mut self, b: &Branch, actor: &Value, arg: &Value, frame: &mut Vec<Value>) -> Run<Option<(u16, String, crate::span::Span)>> {
+        self.checks_of(b, actor, arg, frame, true)
+    }
+
+    /// The first failing check; its message is only written when `explain` is set
+    /// (listing legal actions needs just pass or fail).
+    pub(super) fn checks_of(&mut self, b: &Branch, actor: &Value, arg: &Value, frame: &mut Vec<Value>, explain: bool) -> Run<Option<(u16, String, crate::span::Span)>> {
         bind(frame, b.arg, arg.clone());
         if let Some(slot) = b.actor {
             bind(frame, slot, actor.clone());
         }
+        self.explain = explain;
         self.checks(&b.checks, frame)
     }
 
@@ -259,7 +266,12 @@ impl<'p> Machine<'p> {
             self.burn(&s.span)?;
             let failed = match &s.s {
                 St::Require { cond, rule, message } => {
-                    if self.truth(cond, frame)? { None } else { Some((*rule, self.template(message, frame)?, s.span.clone())) }
+                    if self.truth(cond, frame)? {
+                        None
+                    } else {
+                        let text = if self.explain { self.template(message, frame)? } else { String::new() };
+                        Some((*rule, text, s.span.clone()))
+                    }
                 }
                 St::Let(slot, x) => {
                     let v = self.eval(x, frame)?;

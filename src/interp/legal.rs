@@ -71,7 +71,7 @@ impl<'p> Machine<'p> {
             let f: &mut Vec<Value> = if ambient { &mut scratch } else { frame };
             for actor in actors {
                 for arg in self.arguments(b, &actor, f)? {
-                    if self.run_checks(b, &actor, &arg, f)?.is_none() {
+                    if self.checks_of(b, &actor, &arg, f, false)?.is_none() {
                         out.push(Candidate { actor: actor.clone(), action: b.action, arg });
                     }
                 }
@@ -88,7 +88,33 @@ impl<'p> Machine<'p> {
             return Ok(self.list(choices, frame)?.as_ref().clone());
         }
         let prog = self.prog;
-        Ok(self.domain(&prog.actions[b.action as usize].shape)?.unwrap_or_default())
+        let shape = &prog.actions[b.action as usize].shape;
+        if let Some(coll) = first_membership_check(b) {
+            if let Some(slot) = b.actor {
+                bind(frame, slot, actor.clone());
+            }
+            let items = self.list(coll, frame)?;
+            if items.iter().all(|v| self.fits(shape, v)) {
+                let mut unique: Vec<Value> = vec![];
+                for v in items.iter() {
+                    if !unique.contains(v) {
+                        unique.push(v.clone());
+                    }
+                }
+                return Ok(unique);
+            }
+        }
+        Ok(self.domain(shape)?.unwrap_or_default())
+    }
+
+    /// Whether a value is of a shape (kind only; bounds are left to the checks).
+    fn fits(&self, shape: &Shape, v: &Value) -> bool {
+        match (shape, v) {
+            (Shape::Card(k), Value::Card(c)) => self.prog.cards.get(*c as usize).is_some_and(|c| c.kind == *k),
+            (Shape::Player, Value::Player(_)) | (Shape::Int(..), Value::Int(_)) | (Shape::Bool, Value::Bool(_)) => true,
+            (Shape::Enum(e), Value::Enum(f, _)) => e == f,
+            _ => false,
+        }
     }
 
     /// All values of a shape, when there are few enough to list.
@@ -186,3 +212,13 @@ impl<'p> Machine<'p> {
         Ok(Pick::Event(event))
     }
 }
+
+/// `require ARG in COLLECTION` as a branch's first check: only the collection's items can
+/// pass, so listing them is enough (and far cheaper than a whole domain).
+fn first_membership_check(b: &Branch) -> Option<&crate::program::X> {
+    let crate::program::St::Require { cond, .. } = &b.checks.first()?.s else { return None };
+    let crate::program::E::Binary(crate::ast::BinOp::In, item, coll) = &cond.e else { return None };
+    let is_arg = matches!(item.e, crate::program::E::Local(s) if s == b.arg);
+    (is_arg && !coll.reads_local(b.arg)).then_some(&**coll)
+}
+

@@ -60,7 +60,8 @@ pub enum Stop {
     /// No more events to consume at a point that needs one.
     End,
     /// The rules file misbehaved while running (a type error, a runaway loop).
-    Spec(Diag),
+    /// Boxed: every evaluation returns a `Result` carrying this, so it stays small.
+    Spec(Box<Diag>),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -87,6 +88,11 @@ pub struct Machine<'p> {
     fuel: u64,
     depth: u32,
     rng: Rng,
+    /// Whether failing checks write their messages (not while listing legal actions).
+    explain: bool,
+    /// `players` and each card kind as lists, built once.
+    seat_list: Value,
+    kind_lists: Vec<Value>,
 }
 
 /// What running a whole game gives.
@@ -104,7 +110,9 @@ impl<'p> Machine<'p> {
             Source::Random { rng, .. } => rng.clone(),
             _ => Rng::new(0),
         };
-        Machine { prog, players, params, globals: vec![], finished: false, source, violation: None, draining: false, fuel: FUEL_PER_EVENT, depth: 0, rng }
+        let seat_list = Value::list((0..players.len()).map(|i| Value::Player(i as u8)).collect());
+        let kind_lists = prog.kinds.iter().map(|k| Value::list(k.cards.clone().map(Value::Card).collect())).collect();
+        Machine { prog, players, params, globals: vec![], finished: false, source, violation: None, draining: false, fuel: FUEL_PER_EVENT, depth: 0, rng, explain: true, seat_list, kind_lists }
     }
 
     /// Runs the flow to the end of the events (or of the game) and reports.
@@ -114,10 +122,10 @@ impl<'p> Machine<'p> {
         match self.exec_block(&self.prog.flow, &mut frame) {
             Ok(_) => match self.wait_after_flow() {
                 Ok(()) | Err(Stop::End) => {}
-                Err(Stop::Spec(d)) => return Err(d),
+                Err(Stop::Spec(d)) => return Err(*d),
             },
             Err(Stop::End) => {}
-            Err(Stop::Spec(d)) => return Err(d),
+            Err(Stop::Spec(d)) => return Err(*d),
         }
         let scores = self.eval_top(&self.prog.scores)?;
         let winners = if self.finished { self.eval_top(&self.prog.winners)? } else { Value::list(vec![]) };
@@ -149,27 +157,35 @@ impl<'p> Machine<'p> {
     }
 
     /// Spends one unit of fuel; a runaway rules file stops here with a diagnostic.
+    #[inline]
     fn burn(&mut self, span: &Span) -> Run<()> {
         if self.fuel == 0 {
-            return Err(Stop::Spec(
+            return Err(self.out_of_fuel(span));
+        }
+        self.fuel -= 1;
+        Ok(())
+    }
+
+    #[cold]
+    fn out_of_fuel(&self, span: &Span) -> Stop {
+        {
+            return Stop::Spec(Box::new(
                 Diag::new(codes::FUEL, format!("the rules ran {FUEL_PER_EVENT} steps without waiting for an event"))
                     .label(span.clone(), "still running here")
                     .help("a loop that never reaches a `choose`, `break` or its end: bound it by a collection or a condition that changes")
                     .in_source(&self.prog.source),
             ));
         }
-        self.fuel -= 1;
-        Ok(())
     }
 
     pub fn spec_error(&self, span: &Span, message: String) -> Stop {
-        Stop::Spec(Diag::new(codes::RUNTIME, message).label(span.clone(), "while evaluating this").in_source(&self.prog.source))
+        Stop::Spec(Box::new(Diag::new(codes::RUNTIME, message).label(span.clone(), "while evaluating this").in_source(&self.prog.source)))
     }
 }
 
 fn stop_diag(s: Stop) -> Diag {
     match s {
-        Stop::Spec(d) => d,
+        Stop::Spec(d) => *d,
         Stop::End => Diag::new(codes::RUNTIME, "the rules waited for an event where none may come"),
     }
 }

@@ -14,7 +14,7 @@ type P<'a> = Pair<'a, Rule>;
 type R<T> = Result<T, Diag>;
 
 fn is_keyword(rule: Rule) -> bool {
-    format!("{rule:?}").starts_with("k_")
+    matches!(rule, Rule::k_game | Rule::k_players | Rule::k_rule | Rule::k_param | Rule::k_by | Rule::k_enum | Rule::k_card | Rule::k_each | Rule::k_code | Rule::k_action | Rule::k_var | Rule::k_per | Rule::k_player | Rule::k_fn | Rule::k_proc | Rule::k_always | Rule::k_scores | Rule::k_winners | Rule::k_flow | Rule::k_int | Rule::k_bool | Rule::k_str | Rule::k_null | Rule::k_list | Rule::k_map | Rule::k_let | Rule::k_require | Rule::k_else | Rule::k_if | Rule::k_then | Rule::k_for | Rule::k_in | Rule::k_while | Rule::k_loop | Rule::k_choose | Rule::k_as | Rule::k_when | Rule::k_choices | Rule::k_otherwise | Rule::k_break | Rule::k_continue | Rule::k_again | Rule::k_finish | Rule::k_where)
 }
 
 /// The children of a pair, keyword tokens left out.

@@ -1,0 +1,59 @@
+//! Measures the three performance targets of the README:
+//! checking a corpus against parsing it alone (YAML and JSON), random playout speed,
+//! and peak memory as the corpus grows (run under `/usr/bin/time -v`).
+//!
+//! `cargo run --release --example bench -- [games] [players]`
+
+use std::path::Path;
+use std::time::Instant;
+
+use shinpan::check::Checker;
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let games: usize = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(2000);
+    let players: usize = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(4);
+    let text = shinpan::specs::builtin("hangover").unwrap_or_default();
+    let prog = match shinpan::compile("hangover", text) {
+        Ok(p) => p,
+        Err(_) => return eprintln!("hangover does not compile"),
+    };
+
+    // Random playouts: events per second on one core.
+    let start = Instant::now();
+    let mut events = 0usize;
+    let mut corpus = Vec::with_capacity(games);
+    for seed in 0..games as u64 {
+        let Ok(p) = shinpan::play::playout(&prog, players, seed, 100_000) else { return eprintln!("playout failed") };
+        events += p.events.len();
+        corpus.push(shinpan::play::transcript_text(&prog, &p));
+    }
+    let secs = start.elapsed().as_secs_f64();
+    println!("playouts: {games} games of {players} players, {events} events in {secs:.3} s = {:.0} events/s", events as f64 / secs);
+
+    let json: Vec<String> = corpus.iter().map(|t| to_json(t)).collect();
+    for (label, files) in [("yaml", &corpus), ("json", &json)] {
+        let bytes: usize = files.iter().map(String::len).sum();
+        let parse = time(|| files.iter().filter(|t| shinpan::transcript::read(t).is_ok()).count());
+        let mut checker = Checker::new(None);
+        let check = time(|| files.iter().filter(|t| checker.check_text("bench", (*t).clone(), Path::new(".")).verdict == shinpan::check::Verdict::Legal).count());
+        println!("{label}: {} files, {:.1} MB: parse {:.3} s, check {:.3} s, ratio {:.2}", files.len(), bytes as f64 / 1e6, parse.0, check.0, check.0 / parse.0);
+        assert_eq!(parse.1, files.len());
+        assert_eq!(check.1, files.len(), "every playout checks legal");
+    }
+}
+
+fn time<T>(f: impl FnOnce() -> T) -> (f64, T) {
+    let start = Instant::now();
+    let out = f();
+    (start.elapsed().as_secs_f64(), out)
+}
+
+/// The same transcript as one JSON document.
+fn to_json(yaml: &str) -> String {
+    let mut lines = yaml.lines();
+    let rules = lines.next().unwrap_or_default().trim_start_matches("rules: ");
+    let players = lines.next().unwrap_or_default().trim_start_matches("players: ");
+    let events: Vec<&str> = lines.skip(1).map(|l| l.trim_start_matches("  - ")).collect();
+    format!("{{\"rules\": {rules}, \"players\": {players}, \"events\": [\n{}\n]}}\n", events.join(",\n"))
+}
