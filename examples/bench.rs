@@ -1,4 +1,5 @@
 //! Measures the three performance targets of the README:
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "tests and benchmarks fail loudly")]
 //! checking a corpus against parsing it alone (YAML and JSON), random playout speed,
 //! and peak memory as the corpus grows (run under `/usr/bin/time -v`).
 //!

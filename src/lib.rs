@@ -7,6 +7,8 @@
 //! 4. `interp`: runs the program's flow, consuming events, and finds the first violation;
 //! 5. `check` and `render`: verdicts, JSON Lines and miette diagnostics.
 
+#![allow(clippy::result_large_err, reason = "diagnostics are built once, on the error path")]
+
 pub mod ast;
 pub mod builtins;
 pub mod check;

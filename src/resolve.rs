@@ -54,11 +54,10 @@ pub fn resolve(spec: &ast::Spec, source: &Source) -> Result<Program, Vec<Diag>> 
         errors: vec![],
     };
     let program = r.program(spec, source);
-    if r.errors.is_empty() {
-        if let Some(program) = program {
+    if r.errors.is_empty()
+        && let Some(program) = program {
             return Ok(program);
         }
-    }
     r.errors.sort_by_key(|d| d.span().map_or(0, |s| s.start));
     Err(r.errors)
 }
@@ -542,13 +541,11 @@ impl Resolver {
 
     /// `Enum.Variant` is a constant; anything else is a field of a value.
     fn field(&mut self, base: &ast::Expr, f: &Name) -> E {
-        if let ExprKind::Name(n) = &base.kind {
-            if self.local(&n.text).is_none() {
-                if let Some(Global::Enum(e)) = self.globals.get(&n.text).copied() {
+        if let ExprKind::Name(n) = &base.kind
+            && self.local(&n.text).is_none()
+                && let Some(Global::Enum(e)) = self.globals.get(&n.text).copied() {
                     return self.variant(e, f);
                 }
-            }
-        }
         E::Field(Box::new(self.expr(base)), Value::str(&f.text))
     }
 

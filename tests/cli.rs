@@ -1,4 +1,5 @@
 //! The command line: exit codes, output formats, hostile input.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "tests and benchmarks fail loudly")]
 
 use std::process::Command;
 

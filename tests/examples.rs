@@ -1,4 +1,5 @@
 //! Every transcript with an `expected.jsonl` beside it gets exactly its expected verdict:
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "tests and benchmarks fail loudly")]
 //! the shared examples of every built-in game, and the shipped fixtures.
 
 use std::path::{Path, PathBuf};

@@ -1,4 +1,5 @@
 //! Property tests: random legal playouts check legal; changing one event to something
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "tests and benchmarks fail loudly")]
 //! that is not legal at that point is caught exactly at that event.
 
 use std::rc::Rc;

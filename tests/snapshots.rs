@@ -1,4 +1,5 @@
 //! Human diagnostics as insta snapshots: every illegal or malformed fixture, and every
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "tests and benchmarks fail loudly")]
 //! invalid rules file under fixtures/spec (named after the code it must give).
 
 

@@ -88,11 +88,10 @@ impl Machine<'_> {
             if let Some(s2) = slot2 {
                 bind(frame, s2, b);
             }
-            if let Some(c) = cond {
-                if !self.truth(c, frame)? {
+            if let Some(c) = cond
+                && !self.truth(c, frame)? {
                     continue;
                 }
-            }
             out.push(self.eval(body, frame)?);
         }
         Ok(Value::list(out))

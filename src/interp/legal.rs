@@ -49,11 +49,10 @@ impl<'p> Machine<'p> {
     }
 
     fn actors_if_open(&mut self, b: &Branch, frame: &mut Vec<Value>) -> Run<Option<Vec<Value>>> {
-        if let Some(g) = &b.guard {
-            if !self.truth(g, frame)? {
+        if let Some(g) = &b.guard
+            && !self.truth(g, frame)? {
                 return Ok(None);
             }
-        }
         let actors = match self.eval(&b.actors, frame)? {
             Value::List(l) => l.as_ref().clone(),
             Value::Null => vec![],

@@ -169,12 +169,12 @@ impl<'p> Machine<'p> {
     #[cold]
     fn out_of_fuel(&self, span: &Span) -> Stop {
         {
-            return Stop::Spec(Box::new(
+            Stop::Spec(Box::new(
                 Diag::new(codes::FUEL, format!("the rules ran {FUEL_PER_EVENT} steps without waiting for an event"))
                     .label(span.clone(), "still running here")
                     .help("a loop that never reaches a `choose`, `break` or its end: bound it by a collection or a condition that changes")
                     .in_source(&self.prog.source),
-            ));
+            ))
         }
     }
 
