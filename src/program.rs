@@ -29,6 +29,8 @@ pub struct Program {
     pub always_locals: usize,
     pub scores: X,
     pub winners: X,
+    /// Every field name used in the program; `E::Field` refers to them by index.
+    pub field_names: Vec<String>,
     pub flow: Block,
     pub flow_locals: usize,
 }
@@ -64,6 +66,8 @@ pub struct EnumInfo {
 pub struct Kind {
     pub name: String,
     pub fields: Vec<String>,
+    /// For each field symbol of the program, the attribute it names in this kind.
+    pub slots: Vec<Option<u16>>,
     pub cards: std::ops::Range<u32>,
     pub by_code: HashMap<String, u32>,
 }
@@ -149,7 +153,8 @@ pub enum E {
     Binary(crate::ast::BinOp, Box<X>, Box<X>),
     Index(Box<X>, Box<X>),
     Slice(Box<X>, Option<Box<X>>, Option<Box<X>>),
-    Field(Box<X>, Value),
+    /// A field by name, and its symbol (an index into `Program::field_names`).
+    Field(Box<X>, Value, u16),
     CallFn(u16, Vec<X>),
     Builtin(crate::builtins::Builtin, Vec<X>),
     Lambda(Slot, Box<X>),
@@ -224,7 +229,7 @@ impl X {
             E::Comprehension { body, coll, cond, .. } => [Some(&**body), Some(&**coll), cond.as_deref()].into_iter().flatten().collect(),
             E::Quantifier { coll, body, .. } => vec![coll, body],
             E::If(a, b, c) => vec![a, b, c],
-            E::Not(a) | E::Neg(a) | E::Field(a, _) | E::Lambda(_, a) => vec![a],
+            E::Not(a) | E::Neg(a) | E::Field(a, ..) | E::Lambda(_, a) => vec![a],
             E::Binary(_, a, b) | E::Index(a, b) => vec![a, b],
             E::Slice(a, lo, hi) => [Some(&**a), lo.as_deref(), hi.as_deref()].into_iter().flatten().collect(),
         }

@@ -39,6 +39,7 @@ struct Resolver {
     next_slot: usize,
     max_slot: usize,
     enum_variants: Vec<Vec<String>>,
+    field_names: Vec<String>,
     errors: Vec<Diag>,
 }
 
@@ -51,6 +52,7 @@ pub fn resolve(spec: &ast::Spec, source: &Source) -> Result<Program, Vec<Diag>> 
         next_slot: 0,
         max_slot: 0,
         enum_variants: spec.enums.iter().map(|e| e.variants.iter().map(|v| v.text.clone()).collect()).collect(),
+        field_names: vec![],
         errors: vec![],
     };
     let program = r.program(spec, source);
@@ -84,7 +86,11 @@ impl Resolver {
         let scores = self.top_expr(spec.scores.as_ref(), "scores EXPR");
         let winners = self.top_expr(spec.winners.as_ref(), "winners EXPR");
         let (flow, flow_locals) = self.flow(spec.flow.as_ref());
-        let kinds = spec.cards.iter().map(|c| Kind { name: c.name.text.clone(), fields: c.fields.iter().map(|f| f.0.text.clone()).collect(), cards: 0..0, by_code: HashMap::new() }).collect();
+        let kinds = spec.cards.iter().map(|c| {
+            let fields: Vec<String> = c.fields.iter().map(|f| f.0.text.clone()).collect();
+            let slots = self.field_names.iter().map(|n| fields.iter().position(|f| f == n).map(|i| i as u16)).collect();
+            Kind { name: c.name.text.clone(), fields, slots, cards: 0..0, by_code: HashMap::new() }
+        }).collect();
         let mut program = Program {
             name: name?,
             source: source.clone(),
@@ -103,6 +109,7 @@ impl Resolver {
             always_locals,
             scores,
             winners,
+            field_names: self.field_names.clone(),
             flow,
             flow_locals,
         };
@@ -546,7 +553,14 @@ impl Resolver {
                 && let Some(Global::Enum(e)) = self.globals.get(&n.text).copied() {
                     return self.variant(e, f);
                 }
-        E::Field(Box::new(self.expr(base)), Value::str(&f.text))
+        let sym = match self.field_names.iter().position(|n| *n == f.text) {
+            Some(i) => i,
+            None => {
+                self.field_names.push(f.text.clone());
+                self.field_names.len() - 1
+            }
+        };
+        E::Field(Box::new(self.expr(base)), Value::str(&f.text), sym as u16)
     }
 
     fn variant(&mut self, e: u16, f: &Name) -> E {

@@ -34,9 +34,9 @@ impl Machine<'_> {
                 self.index(&base, &key, x)
             }
             E::Slice(a, lo, hi) => self.slice(a, lo.as_deref(), hi.as_deref(), frame),
-            E::Field(a, f) => {
+            E::Field(a, f, sym) => {
                 let base = self.eval(a, frame)?;
-                self.field(&base, f, x)
+                self.field(&base, f, *sym, x)
             }
             E::CallFn(f, args) => self.call_fn(*f, args, frame, x),
             E::Builtin(b, args) => self.builtin(*b, args, frame, x),
@@ -185,17 +185,21 @@ impl Machine<'_> {
         Ok(Value::list(items.get(lo..hi.max(lo)).unwrap_or(&[]).to_vec()))
     }
 
-    fn field(&self, base: &Value, f: &Value, x: &X) -> Run<Value> {
+    fn field(&self, base: &Value, f: &Value, sym: u16, x: &X) -> Run<Value> {
         let Value::Str(name) = f else { return Err(self.spec_error(&x.span, "bad field".into())) };
         match base {
             Value::Card(c) => {
                 let card = &self.prog.cards[*c as usize];
+                let kind = &self.prog.kinds[card.kind as usize];
+                if let Some(Some(slot)) = kind.slots.get(sym as usize) {
+                    if let Some(v) = card.attrs.get(*slot as usize) {
+                        return Ok(v.clone());
+                    }
+                }
                 if &**name == "code" {
                     return Ok(Value::Str(card.code.clone()));
                 }
-                let kind = &self.prog.kinds[card.kind as usize];
-                kind.fields.iter().position(|n| n == &**name).and_then(|i| card.attrs.get(i)).cloned()
-                    .ok_or_else(|| self.spec_error(&x.span, format!("cards of `{}` have no attribute `{name}`", kind.name)))
+                Err(self.spec_error(&x.span, format!("cards of `{}` have no attribute `{name}`", kind.name)))
             }
             Value::Map(_) => Ok(base.get(f).cloned().unwrap_or(Value::Null)),
             other => Err(self.spec_error(&x.span, format!("{} has no field `{name}`", other.type_name()))),
