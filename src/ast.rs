@@ -58,6 +58,8 @@ pub enum CardBody {
     Each { bindings: Vec<(Name, Expr)>, code: Expr },
     /// Explicit cards: code, attribute values.
     Rows(Vec<(Name, Vec<Expr>)>),
+    /// Every combination, then some explicit cards.
+    Both(Box<CardBody>, Box<CardBody>),
 }
 
 #[derive(Debug)]
@@ -116,7 +118,7 @@ pub enum TyKind {
     Literal(String),
     Named(Name),
     List(Option<Expr>, Box<Ty>),
-    Map(Box<Ty>, Box<Ty>),
+    Map(Box<Ty>, Box<Ty>, bool),
     Record(Vec<(Name, bool, Ty)>),
     Union(Vec<Ty>),
 }

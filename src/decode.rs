@@ -169,7 +169,7 @@ impl Decoder<'_> {
                 variants.iter().position(|v| v == s).map(|i| Value::Enum(*e, i as u16)).ok_or_else(found)?
             }
             (Shape::List(_, item), Yaml::Seq(items)) => Value::list(items.iter().map(|i| self.value(item, i, false)).collect::<Result<_, _>>()?),
-            (Shape::Map(k, v), Yaml::Map(entries)) => self.map(k, v, entries)?,
+            (Shape::Map(k, v, total), Yaml::Map(entries)) => self.map(k, v, *total, entries)?,
             (Shape::Record(fields), Yaml::Map(entries)) => self.record(fields, entries)?,
             (Shape::Union(alts), _) => return alts.iter().find_map(|a| self.value(a, y, key).ok()).ok_or_else(found),
             _ => return Err(found()),
@@ -178,7 +178,7 @@ impl Decoder<'_> {
         Ok(v)
     }
 
-    fn map(&self, k: &Shape, v: &Shape, entries: &[(Yaml, Yaml)]) -> Result<Value, String> {
+    fn map(&self, k: &Shape, v: &Shape, total: bool, entries: &[(Yaml, Yaml)]) -> Result<Value, String> {
         let mut out: Vec<(Value, Value)> = vec![];
         for (ky, vy) in entries {
             let key = self.value(k, ky, true)?;
@@ -187,7 +187,26 @@ impl Decoder<'_> {
             }
             out.push((key, self.value(v, vy, false)?));
         }
+        if total {
+            if let Some(missing) = self.key_domain(k)?.into_iter().find(|key| !out.iter().any(|(seen, _)| seen == key)) {
+                return Err(format!("the key {} is missing", crate::interp::show(self.prog, self.players, &missing)));
+            }
+        }
         Ok(Value::map(out))
+    }
+
+    /// Every key a total map must have.
+    fn key_domain(&self, k: &Shape) -> Result<Vec<Value>, String> {
+        Ok(match k {
+            Shape::Player => (0..self.players.len()).map(|i| Value::Player(i as u8)).collect(),
+            Shape::Enum(e) => (0..self.prog.enums[*e as usize].variants.len()).map(|v| Value::Enum(*e, v as u16)).collect(),
+            Shape::Bool => vec![Value::Bool(false), Value::Bool(true)],
+            Shape::Int(lo, hi) => match (self.bound(lo.as_ref())?, self.bound(hi.as_ref())?) {
+                (Some(lo), Some(hi)) if hi - lo < 10_000 => (lo..=hi).map(Value::Int).collect(),
+                _ => return Err("a total map needs keys from a finite range".into()),
+            },
+            _ => return Err("a total map needs keys of a finite shape".into()),
+        })
     }
 
     fn record(&self, fields: &[(Rc<str>, bool, Shape)], entries: &[(Yaml, Yaml)]) -> Result<Value, String> {

@@ -85,3 +85,18 @@ pub fn default_game(prog: &Program, players: usize) -> Result<decode::Game, Diag
 pub fn run_events(prog: &Program, players: Rc<[String]>, params: Vec<Value>, events: Vec<Event>) -> Result<Outcome, Diag> {
     Machine::new(prog, players, params, Source::Transcript { events, pos: 0 }).run()
 }
+
+/// Every (actor, action, argument) whose argument shape is finite: the alphabet of single
+/// changes the property tests draw from.
+pub fn finite_events(prog: &Program, players: Rc<[String]>, params: Vec<Value>) -> Vec<(Value, u16, Value)> {
+    let mut actors: Vec<Value> = (0..players.len()).map(|i| Value::Player(i as u8)).collect();
+    actors.push(Value::Table);
+    let mut machine = Machine::new(prog, players, params, Source::Transcript { events: vec![], pos: 0 });
+    let mut out = vec![];
+    for action in 0..prog.actions.len() as u16 {
+        for arg in machine.arguments_of(action).unwrap_or_default() {
+            out.extend(actors.iter().map(|a| (a.clone(), action, arg.clone())));
+        }
+    }
+    out
+}

@@ -121,7 +121,8 @@ pub enum Shape {
     Card(u16),
     Enum(u16),
     List(Option<X>, Box<Shape>),
-    Map(Box<Shape>, Box<Shape>),
+    /// Keys, values, and whether every value of the key shape must be a key.
+    Map(Box<Shape>, Box<Shape>, bool),
     Record(Vec<(Rc<str>, bool, Shape)>),
     Union(Vec<Shape>),
 }
@@ -140,6 +141,8 @@ pub enum E {
     Global(u16),
     Param(u16),
     Players,
+    /// How many events have been taken so far.
+    EventsTaken,
     AllCards(u16),
     AllVariants(u16),
     Template(Vec<Part>),
@@ -222,7 +225,7 @@ impl X {
     /// The expressions directly inside this one.
     pub fn children(&self) -> Vec<&X> {
         match &self.e {
-            E::Const(_) | E::Local(_) | E::Global(_) | E::Param(_) | E::Players | E::AllCards(_) | E::AllVariants(_) => vec![],
+            E::Const(_) | E::Local(_) | E::Global(_) | E::Param(_) | E::Players | E::EventsTaken | E::AllCards(_) | E::AllVariants(_) => vec![],
             E::Template(parts) => parts.iter().filter_map(|p| match p { Part::Expr(x) => Some(x), Part::Text(_) => None }).collect(),
             E::List(items) | E::CallFn(_, items) | E::Builtin(_, items) => items.iter().collect(),
             E::Record(fields) => fields.iter().map(|(_, x)| x).collect(),

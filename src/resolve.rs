@@ -143,7 +143,7 @@ impl Resolver {
     }
 
     fn declare(&mut self, n: &Name, g: Global) {
-        if self.globals.contains_key(&n.text) || n.text == "players" || builtins::lookup(&n.text).is_some() {
+        if self.globals.contains_key(&n.text) || n.text == "players" || n.text == "events_taken" || builtins::lookup(&n.text).is_some() {
             self.error(codes::DUPLICATE, format!("`{}` is declared twice", n.text), n.span.clone(), "declared again here");
             return;
         }
@@ -207,7 +207,7 @@ impl Resolver {
                 }
             },
             TyKind::List(len, item) => Shape::List(len.as_ref().map(|e| self.const_expr(e)), Box::new(self.shape(item))),
-            TyKind::Map(k, v) => Shape::Map(Box::new(self.shape(k)), Box::new(self.shape(v))),
+            TyKind::Map(k, v, total) => Shape::Map(Box::new(self.shape(k)), Box::new(self.shape(v)), *total),
             TyKind::Record(fields) => Shape::Record(fields.iter().map(|(n, opt, t)| (Rc::from(n.text.as_str()), *opt, self.shape(t))).collect()),
             TyKind::Union(alts) => Shape::Union(alts.iter().map(|a| self.shape(a)).collect()),
         }
@@ -536,6 +536,7 @@ impl Resolver {
             Some(Global::Kind(k)) => E::AllCards(*k),
             Some(Global::Enum(e)) => E::AllVariants(*e),
             _ if n.text == "players" => E::Players,
+            _ if n.text == "events_taken" => E::EventsTaken,
             _ => {
                 let mut candidates: Vec<String> = self.scopes.iter().flat_map(|s| s.keys().cloned()).collect();
                 candidates.extend(self.globals_of(|g| !matches!(g, Global::Fn(_) | Global::Proc(_))));
@@ -637,8 +638,12 @@ impl Resolver {
     }
 
     fn card_rows(&mut self, decl: &ast::CardDecl, program: &Program) -> Result<Vec<(String, Vec<Value>, Span)>, Diag> {
+        self.card_body(decl, &decl.body, program)
+    }
+
+    fn card_body(&mut self, decl: &ast::CardDecl, body: &ast::CardBody, program: &Program) -> Result<Vec<(String, Vec<Value>, Span)>, Diag> {
         let fields = decl.fields.len();
-        match &decl.body {
+        match body {
             ast::CardBody::Rows(rows) => rows.iter().map(|(code, values)| {
                 if values.len() != fields {
                     return Err(Diag::new(codes::BAD_CARDS, format!("card `{}` has {} value(s) for {fields} attribute(s)", code.text, values.len())).label(code.span.clone(), "here"));
@@ -650,6 +655,11 @@ impl Resolver {
                 Ok((code.text.clone(), attrs, code.span.clone()))
             }).collect(),
             ast::CardBody::Each { bindings, code } => self.card_product(decl, bindings, code, program),
+            ast::CardBody::Both(each, rows) => {
+                let mut all = self.card_body(decl, each, program)?;
+                all.extend(self.card_body(decl, rows, program)?);
+                Ok(all)
+            }
         }
     }
 

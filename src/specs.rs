@@ -2,6 +2,7 @@
 
 pub const BUILTIN: &[(&str, &str)] = &[
     ("hangover", include_str!("../specs/hangover.rules")),
+    ("curtain-call", include_str!("../specs/curtain-call.rules")),
 ];
 
 pub fn builtin(name: &str) -> Option<&'static str> {

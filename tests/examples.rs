@@ -74,6 +74,21 @@ fn hangover_fixtures() {
 }
 
 #[test]
+fn curtain_call_fixtures() {
+    check_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/curtain-call"));
+}
+
+/// The boo penalty is a parameter: the same game scores differently under a variant.
+#[test]
+fn curtain_call_variant_scores_differently() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/curtain-call");
+    let default = Checker::new(None).check_path(&dir.join("set-ending-default.yaml"));
+    let variant = Checker::new(None).check_path(&dir.join("set-ending-required-boos-1.yaml"));
+    assert!(default.finished && variant.finished);
+    assert_ne!(default.scores, variant.scores);
+}
+
+#[test]
 fn malformed_fixtures() {
     check_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/malformed"));
 }

@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use proptest::prelude::*;
 use shinpan::interp::Event;
-use shinpan::play::{default_game, legal_after, playout, run_events};
+use shinpan::play::{default_game, finite_events, legal_after, playout, run_events};
 use shinpan::program::Program;
 use shinpan::value::Value;
 
@@ -14,23 +14,12 @@ fn program(name: &str) -> Program {
     shinpan::compile(name, shinpan::specs::builtin(name).unwrap()).unwrap()
 }
 
-/// Actions with a finite domain: every actor, every argument.
-fn all_simple_events(prog: &Program, players: usize) -> Vec<(Value, u16, Value)> {
-    let mut actors: Vec<Value> = (0..players).map(|i| Value::Player(i as u8)).collect();
-    actors.push(Value::Table);
+/// The built-in games with their player counts.
+fn games() -> Vec<(&'static str, usize)> {
     let mut out = vec![];
-    for (a, action) in prog.actions.iter().enumerate() {
-        let args: Vec<Value> = match &action.shape {
-            shinpan::program::Shape::Card(k) => prog.kinds[*k as usize].cards.clone().map(Value::Card).collect(),
-            shinpan::program::Shape::Player => (0..players).map(|i| Value::Player(i as u8)).collect(),
-            shinpan::program::Shape::Literal(s) => vec![Value::Str(s.clone())],
-            _ => continue,
-        };
-        for actor in &actors {
-            for arg in &args {
-                out.push((actor.clone(), a as u16, arg.clone()));
-            }
-        }
+    for (name, text) in shinpan::specs::BUILTIN {
+        let prog = shinpan::compile(name, text).unwrap();
+        out.extend((prog.players.0..=prog.players.1).map(|n| (*name, n as usize)));
     }
     out
 }
@@ -39,8 +28,8 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
     #[test]
-    fn random_playouts_check_legal(seed in any::<u64>(), players in 3usize..=5) {
-        let prog = program("hangover");
+    fn random_playouts_check_legal(seed in any::<u64>(), (name, players) in prop::sample::select(games())) {
+        let prog = program(name);
         let p = playout(&prog, players, seed, 10_000).unwrap();
         prop_assert!(p.outcome.finished, "a playout with no cap ends the game");
         let game = default_game(&prog, players).unwrap();
@@ -51,15 +40,15 @@ proptest! {
     }
 
     #[test]
-    fn one_illegal_event_is_caught_there(seed in any::<u64>(), players in 3usize..=5, at in any::<prop::sample::Index>(), pick in any::<prop::sample::Index>()) {
-        let prog = program("hangover");
+    fn one_illegal_event_is_caught_there(seed in any::<u64>(), (name, players) in prop::sample::select(games()), at in any::<prop::sample::Index>(), pick in any::<prop::sample::Index>()) {
+        let prog = program(name);
         let p = playout(&prog, players, seed, 10_000).unwrap();
         let i = at.index(p.events.len());
         let game = default_game(&prog, players).unwrap();
         let prefix: Vec<Event> = p.events[..i].to_vec();
         // Events judged right after an optional point (the snack moment) are left alone.
         let Some(legal) = legal_after(&prog, p.players.clone(), game.params.clone(), prefix) else { return Ok(()) };
-        let illegal: Vec<(Value, u16, Value)> = all_simple_events(&prog, players).into_iter()
+        let illegal: Vec<(Value, u16, Value)> = finite_events(&prog, p.players.clone(), game.params.clone()).into_iter()
             .filter(|(actor, action, arg)| !legal.iter().any(|k| k.actor == *actor && k.action == *action && k.arg == *arg))
             .collect();
         prop_assume!(!illegal.is_empty());
@@ -71,6 +60,7 @@ proptest! {
         prop_assert_eq!(v.event, i);
     }
 
+    /// Hangover's `play`: a card already played is held by nobody.
     #[test]
     fn a_card_not_held_is_caught(seed in any::<u64>(), players in 3usize..=5, at in any::<prop::sample::Index>()) {
         let prog = program("hangover");

@@ -17,6 +17,7 @@ impl Machine<'_> {
             E::Global(g) => self.globals.get(*g as usize).cloned().ok_or_else(|| self.spec_error(&x.span, "state read before it is set".into())),
             E::Param(p) => self.params.get(*p as usize).cloned().ok_or_else(|| self.spec_error(&x.span, "a parameter is read before it is set".into())),
             E::Players => Ok(self.seat_list.clone()),
+            E::EventsTaken => Ok(Value::Int(self.taken as i64)),
             E::AllCards(k) => Ok(self.kind_lists.get(*k as usize).cloned().unwrap_or(Value::Null)),
             E::AllVariants(e) => Ok(Value::list((0..self.prog.enums[*e as usize].variants.len()).map(|v| Value::Enum(*e, v as u16)).collect())),
             E::Template(parts) => Ok(Value::str(&self.template(parts, frame)?)),

@@ -210,6 +210,7 @@ impl<'p> Machine<'p> {
 
     fn consume(&mut self) {
         self.fuel = FUEL_PER_EVENT;
+        self.taken += 1;
         if let Source::Transcript { pos, .. } | Source::Probe { pos, .. } = &mut self.source {
             *pos += 1;
         }

@@ -116,6 +116,12 @@ impl<'p> Machine<'p> {
         }
     }
 
+    /// Every argument of an action, when its shape is finite and small.
+    pub fn arguments_of(&mut self, action: u16) -> Option<Vec<Value>> {
+        let prog = self.prog;
+        self.domain(&prog.actions.get(action as usize)?.shape).ok().flatten()
+    }
+
     /// All values of a shape, when there are few enough to list.
     fn domain(&mut self, shape: &Shape) -> Run<Option<Vec<Value>>> {
         Ok(Some(match shape {

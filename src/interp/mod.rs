@@ -90,6 +90,8 @@ pub struct Machine<'p> {
     rng: Rng,
     /// Whether failing checks write their messages (not while listing legal actions).
     explain: bool,
+    /// Events taken so far (`events_taken` in the rules).
+    taken: usize,
     /// `players` and each card kind as lists, built once.
     seat_list: Value,
     kind_lists: Vec<Value>,
@@ -112,7 +114,7 @@ impl<'p> Machine<'p> {
         };
         let seat_list = Value::list((0..players.len()).map(|i| Value::Player(i as u8)).collect());
         let kind_lists = prog.kinds.iter().map(|k| Value::list(k.cards.clone().map(Value::Card).collect())).collect();
-        Machine { prog, players, params, globals: vec![], finished: false, source, violation: None, draining: false, fuel: FUEL_PER_EVENT, depth: 0, rng, explain: true, seat_list, kind_lists }
+        Machine { prog, players, params, globals: vec![], finished: false, source, violation: None, draining: false, fuel: FUEL_PER_EVENT, depth: 0, rng, explain: true, taken: 0, seat_list, kind_lists }
     }
 
     /// Runs the flow to the end of the events (or of the game) and reports.

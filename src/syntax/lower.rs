@@ -149,7 +149,11 @@ fn card<'a>(mut it: impl Iterator<Item = P<'a>>, at: &Span) -> R<CardDecl> {
             _ => return Err(shape_error(&p)),
         }
     }
-    let body = each.unwrap_or(CardBody::Rows(rows));
+    let body = match each {
+        Some(each) if !rows.is_empty() => CardBody::Both(Box::new(each), Box::new(CardBody::Rows(rows))),
+        Some(each) => each,
+        None => CardBody::Rows(rows),
+    };
     Ok(CardDecl { name: n, fields, body })
 }
 
@@ -212,9 +216,13 @@ fn ty_atom(p: P<'_>) -> R<Ty> {
             }
         }
         Rule::ty_map => {
-            let mut it = kids(p);
+            let mut it = kids(p).peekable();
+            let total = it.peek().is_some_and(|c| c.as_rule() == Rule::total);
+            if total {
+                it.next();
+            }
             let k = ty_atom(next(&mut it, &at)?)?;
-            TyKind::Map(Box::new(k), Box::new(ty_atom(next(&mut it, &at)?)?))
+            TyKind::Map(Box::new(k), Box::new(ty_atom(next(&mut it, &at)?)?), total)
         }
         Rule::ty_record => TyKind::Record(kids(p).map(ty_field).collect::<R<_>>()?),
         _ => return Err(shape_error(&p)),
