@@ -19,6 +19,8 @@ pub struct Playout {
     pub players: Rc<[String]>,
     pub events: Vec<Event>,
     pub outcome: Outcome,
+    /// The state at the end, one value per `var` of the rules.
+    pub state: Vec<Value>,
 }
 
 /// Plays one random game with default parameters.
@@ -27,11 +29,11 @@ pub fn playout(prog: &Program, players: usize, seed: u64, max_events: usize) -> 
     let source = Source::Random { rng: Rng::new(seed), limit: max_events, made: vec![] };
     let mut machine = Machine::new(prog, game.players.clone(), game.params, source);
     let outcome = machine.run()?;
-    let events = match machine.source {
+    let events = match std::mem::replace(&mut machine.source, Source::Transcript { events: vec![], pos: 0 }) {
         Source::Random { made, .. } => made,
         _ => vec![],
     };
-    Ok(Playout { players: game.players, events, outcome })
+    Ok(Playout { players: game.players, events, outcome, state: machine.globals })
 }
 
 /// A playout as a transcript (YAML in JSON flow style, one event a line).

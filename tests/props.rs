@@ -60,6 +60,29 @@ proptest! {
         prop_assert_eq!(v.event, i);
     }
 
+    /// Curtain Call: after any random game, each of the 53 cards lies in exactly one place.
+    #[test]
+    fn curtain_call_conserves_the_cards(seed in any::<u64>()) {
+        let prog = program("curtain-call");
+        let p = playout(&prog, 2, seed, 10_000).unwrap();
+        let var = |name: &str| p.state[prog.vars.iter().position(|v| v.name == name).unwrap()].clone();
+        let mut cards: Vec<Value> = vec![];
+        for zone in ["hand", "kami", "shimo"] {
+            let Value::Map(per_player) = var(zone) else { panic!("{zone}") };
+            for (_, held) in per_player.iter() {
+                let Value::List(held) = held else { panic!() };
+                cards.extend(held.iter().cloned());
+            }
+        }
+        let Value::List(stage) = var("stage") else { panic!() };
+        cards.extend(stage.iter().filter(|c| **c != Value::Null).cloned());
+        let Value::List(set) = var("set_slots") else { panic!() };
+        cards.extend(set.iter().filter_map(|e| e.get(&Value::str("card")).cloned()));
+        cards.sort();
+        let all: Vec<Value> = prog.kinds[0].cards.clone().map(Value::Card).collect();
+        prop_assert_eq!(cards, all);
+    }
+
     /// Hangover's `play`: a card already played is held by nobody.
     #[test]
     fn a_card_not_held_is_caught(seed in any::<u64>(), players in 3usize..=5, at in any::<prop::sample::Index>()) {
