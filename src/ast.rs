@@ -117,7 +117,8 @@ pub enum TyKind {
     Null,
     Literal(String),
     Named(Name),
-    List(Option<Expr>, Box<Ty>),
+    /// Length, item type, whether items must be distinct.
+    List(Option<Expr>, Box<Ty>, bool),
     Map(Box<Ty>, Box<Ty>, bool),
     Record(Vec<(Name, bool, Ty)>),
     Union(Vec<Ty>),
@@ -139,7 +140,8 @@ pub enum StmtKind {
     For(Name, Option<Name>, Expr, Block),
     While(Expr, Block),
     Loop(Block),
-    Choose(Vec<Branch>, Option<Block>),
+    /// Branches, and `otherwise` with its optional guard.
+    Choose(Vec<Branch>, Option<(Option<Expr>, Block)>),
     Break,
     Continue,
     Again,

@@ -34,6 +34,7 @@ pub enum Builtin {
     Permutations,
     Subsets,
     Join,
+    KindOf,
 }
 
 /// Name, builtin, number of arguments, whether the last argument is a `x => ...` lambda.
@@ -69,6 +70,7 @@ const TABLE: &[(&str, Builtin, usize, bool)] = &[
     ("permutations", Builtin::Permutations, 1, false),
     ("subsets", Builtin::Subsets, 1, false),
     ("join", Builtin::Join, 2, false),
+    ("kind_of", Builtin::KindOf, 1, false),
 ];
 
 pub fn lookup(name: &str) -> Option<(Builtin, usize, bool)> {

@@ -168,14 +168,28 @@ impl Decoder<'_> {
                 let variants = &self.prog.enums[*e as usize].variants;
                 variants.iter().position(|v| v == s).map(|i| Value::Enum(*e, i as u16)).ok_or_else(found)?
             }
-            (Shape::List(_, item), Yaml::Seq(items)) => Value::list(items.iter().map(|i| self.value(item, i, false)).collect::<Result<_, _>>()?),
+            (Shape::List(_, item, _), Yaml::Seq(items)) => Value::list(items.iter().map(|i| self.value(item, i, false)).collect::<Result<_, _>>()?),
             (Shape::Map(k, v, total), Yaml::Map(entries)) => self.map(k, v, *total, entries)?,
             (Shape::Record(fields), Yaml::Map(entries)) => self.record(fields, entries)?,
-            (Shape::Union(alts), _) => return alts.iter().find_map(|a| self.value(a, y, key).ok()).ok_or_else(found),
+            (Shape::Union(alts), _) => return self.union(alts, y, key),
             _ => return Err(found()),
         };
         self.within(shape, &v)?;
         Ok(v)
+    }
+
+    /// The first alternative that fits; when none does, the error of the one whose outer
+    /// form (list, mapping, scalar) matches, since that is what the writer meant.
+    fn union(&self, alts: &[Shape], y: &Yaml, key: bool) -> Result<Value, String> {
+        let mut meant = None;
+        for a in alts {
+            match self.value(a, y, key) {
+                Ok(v) => return Ok(v),
+                Err(e) if same_form(a, y) => meant = meant.or(Some(e)),
+                Err(_) => {}
+            }
+        }
+        Err(meant.unwrap_or_else(|| format!("expected {}, found {}", alts.iter().map(|a| self.describe(a)).collect::<Vec<_>>().join(" or "), yaml_words(y))))
     }
 
     fn map(&self, k: &Shape, v: &Shape, total: bool, entries: &[(Yaml, Yaml)]) -> Result<Value, String> {
@@ -237,10 +251,16 @@ impl Decoder<'_> {
                     return Err(format!("{i} is outside {}..{}", lo.map_or(String::new(), |l| l.to_string()), hi.map_or(String::new(), |h| h.to_string())));
                 }
             }
-            (Shape::List(Some(len), item), Value::List(items)) => {
-                let want = self.bound(Some(len))?.unwrap_or(0);
-                if items.len() as i64 != want {
-                    return Err(format!("expected a list of {want}, found {}", items.len()));
+            (Shape::List(len, item, distinct), Value::List(items)) => {
+                if let Some(want) = self.bound(len.as_ref())? {
+                    if items.len() as i64 != want {
+                        return Err(format!("expected a list of {want}, found {}", items.len()));
+                    }
+                }
+                if *distinct {
+                    if let Some((i, _)) = items.iter().enumerate().find(|(i, v)| items[..*i].contains(v)) {
+                        return Err(format!("{} is listed twice", crate::interp::show(self.prog, self.players, &items[i])));
+                    }
                 }
                 items.iter().try_for_each(|i| self.within(item, i))?;
             }
@@ -274,6 +294,17 @@ impl Decoder<'_> {
             Shape::Union(alts) => alts.iter().map(|a| self.describe(a)).collect::<Vec<_>>().join(" or "),
         }
     }
+}
+
+/// Whether a shape and a YAML value have the same outer form.
+fn same_form(shape: &Shape, y: &Yaml) -> bool {
+    matches!(
+        (shape, y),
+        (Shape::List(..), Yaml::Seq(_))
+            | (Shape::Map(..) | Shape::Record(_), Yaml::Map(_))
+            | (Shape::Card(_) | Shape::Enum(_) | Shape::Player | Shape::Str | Shape::Literal(_), Yaml::Str(_))
+            | (Shape::Int(..), Yaml::Int(_))
+    )
 }
 
 fn yaml_words(y: &Yaml) -> String {

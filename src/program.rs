@@ -120,7 +120,7 @@ pub enum Shape {
     Literal(Rc<str>),
     Card(u16),
     Enum(u16),
-    List(Option<X>, Box<Shape>),
+    List(Option<X>, Box<Shape>, bool),
     /// Keys, values, and whether every value of the key shape must be a key.
     Map(Box<Shape>, Box<Shape>, bool),
     Record(Vec<(Rc<str>, bool, Shape)>),
@@ -204,6 +204,8 @@ pub enum Target {
 pub struct Choose {
     pub branches: Vec<Branch>,
     pub otherwise: Option<Block>,
+    /// The point is optional only while this holds (always, when absent).
+    pub optional_while: Option<X>,
     pub span: Span,
 }
 

@@ -206,7 +206,7 @@ impl Resolver {
                     Shape::Null
                 }
             },
-            TyKind::List(len, item) => Shape::List(len.as_ref().map(|e| self.const_expr(e)), Box::new(self.shape(item))),
+            TyKind::List(len, item, distinct) => Shape::List(len.as_ref().map(|e| self.const_expr(e)), Box::new(self.shape(item)), *distinct),
             TyKind::Map(k, v, total) => Shape::Map(Box::new(self.shape(k)), Box::new(self.shape(v)), *total),
             TyKind::Record(fields) => Shape::Record(fields.iter().map(|(n, opt, t)| (Rc::from(n.text.as_str()), *opt, self.shape(t))).collect()),
             TyKind::Union(alts) => Shape::Union(alts.iter().map(|a| self.shape(a)).collect()),
@@ -394,13 +394,14 @@ impl Resolver {
         St::Require { cond: self.expr(cond), rule: rule_ix, message: self.template(message) }
     }
 
-    fn choose(&mut self, branches: &[ast::Branch], otherwise: Option<&ast::Block>, s: &ast::Stmt, place: Place) -> St {
+    fn choose(&mut self, branches: &[ast::Branch], otherwise: Option<&(Option<ast::Expr>, ast::Block)>, s: &ast::Stmt, place: Place) -> St {
         if place.in_always || place.in_checks {
             self.error(codes::MISPLACED, "`choose` cannot stand inside a record or a check".into(), s.span.clone(), "here");
         }
         let branches = branches.iter().map(|b| self.branch(b, place)).collect();
-        let otherwise = otherwise.map(|o| self.block(o, Place { in_branch: false, ..place }));
-        St::Choose(Box::new(Choose { branches, otherwise, span: s.span.start..s.span.start + "choose".len() }))
+        let optional_while = otherwise.and_then(|(g, _)| g.as_ref()).map(|g| self.expr(g));
+        let otherwise = otherwise.map(|(_, o)| self.block(o, Place { in_branch: false, ..place }));
+        St::Choose(Box::new(Choose { branches, otherwise, optional_while, span: s.span.start..s.span.start + "choose".len() }))
     }
 
     fn branch(&mut self, b: &ast::Branch, place: Place) -> Branch {
@@ -742,7 +743,7 @@ fn breaks_out(s: &ast::Stmt) -> bool {
     match &s.kind {
         StmtKind::Break => true,
         StmtKind::If(_, a, b) => a.iter().any(breaks_out) || b.as_ref().is_some_and(|b| b.iter().any(breaks_out)),
-        StmtKind::Choose(branches, otherwise) => branches.iter().any(|b| b.body.iter().any(breaks_out)) || otherwise.as_ref().is_some_and(|o| o.iter().any(breaks_out)),
+        StmtKind::Choose(branches, otherwise) => branches.iter().any(|b| b.body.iter().any(breaks_out)) || otherwise.as_ref().is_some_and(|(_, o)| o.iter().any(breaks_out)),
         _ => false,
     }
 }

@@ -58,7 +58,7 @@ fn a_rules_file_that_never_waits_is_stopped() {
 #[test]
 fn lint_reports_spec_errors() {
     let (code, out, _) = shinpan(&["lint", "specs/"]);
-    assert_eq!((code, out.trim()), (0, "specs/curtain-call.rules: ok\nspecs/hangover.rules: ok"));
+    assert_eq!((code, out.trim()), (0, "specs/curtain-call.rules: ok\nspecs/hangover.rules: ok\nspecs/torite-4to6.rules: ok"));
     let (code, out, _) = shinpan(&["lint", "fixtures/spec/unknown-name_1.rules"]);
     assert_eq!(code, 2);
     assert!(out.contains("did you mean `hand`?"), "{out}");

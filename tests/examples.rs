@@ -89,6 +89,11 @@ fn curtain_call_variant_scores_differently() {
 }
 
 #[test]
+fn torite_fixtures() {
+    check_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/torite-4to6"));
+}
+
+#[test]
 fn malformed_fixtures() {
     check_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/malformed"));
 }

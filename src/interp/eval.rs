@@ -82,7 +82,7 @@ impl Machine<'_> {
     }
 
     fn comprehension(&mut self, body: &X, slot: u16, slot2: Option<u16>, coll: &X, cond: Option<&X>, frame: &mut Vec<Value>) -> Run<Value> {
-        let items = self.entries(coll, frame)?;
+        let items = self.entries(coll, slot2.is_some(), frame)?;
         let mut out = Vec::with_capacity(items.len());
         for (a, b) in items {
             bind(frame, slot, a);
@@ -98,11 +98,12 @@ impl Machine<'_> {
         Ok(Value::list(out))
     }
 
-    /// Items of a collection for `for` and comprehensions: (item, null) for lists,
-    /// (key, value) for maps; with two names a list gives (index, item).
-    pub(super) fn entries(&mut self, coll: &X, frame: &mut Vec<Value>) -> Run<Vec<(Value, Value)>> {
+    /// Items of a collection for `for` and comprehensions: one name takes each item of a
+    /// list (each key of a map); two names take (index, item) or (key, value).
+    pub(super) fn entries(&mut self, coll: &X, two: bool, frame: &mut Vec<Value>) -> Run<Vec<(Value, Value)>> {
         match self.eval(coll, frame)? {
-            Value::List(l) => Ok(l.iter().enumerate().map(|(i, v)| (v.clone(), Value::Int(i as i64))).collect()),
+            Value::List(l) if two => Ok(l.iter().enumerate().map(|(i, v)| (Value::Int(i as i64), v.clone())).collect()),
+            Value::List(l) => Ok(l.iter().map(|v| (v.clone(), Value::Null)).collect()),
             Value::Map(m) => Ok(m.as_ref().clone()),
             other => Err(self.spec_error(&coll.span, format!("expected a list or map, found {}", other.type_name()))),
         }
@@ -330,6 +331,7 @@ impl Machine<'_> {
                 let values = self.list(v, frame)?;
                 Ok(Value::map(keys.iter().cloned().zip(values.iter().cloned()).collect()))
             }
+            Builtin::KindOf => Ok(Value::str(self.eval(first, frame)?.type_name())),
             Builtin::Join => {
                 let items = self.list(first, frame)?;
                 let Some(sep) = args.get(1) else { return Err(self.spec_error(&x.span, "missing argument".into())) };

@@ -62,7 +62,7 @@ impl<'p> Machine<'p> {
     }
 
     fn exec_for(&mut self, slot: u16, slot2: Option<u16>, coll: &X, body: &'p Block, frame: &mut Vec<Value>) -> Run<Ctl> {
-        for (a, b) in self.entries(coll, frame)? {
+        for (a, b) in self.entries(coll, slot2.is_some(), frame)? {
             bind(frame, slot, a);
             if let Some(s2) = slot2 {
                 bind(frame, s2, b);
@@ -140,15 +140,27 @@ impl<'p> Machine<'p> {
 
     fn no_branch_taken(&mut self, c: &'p Choose, frame: &mut Vec<Value>) -> Run<Ctl> {
         match &c.otherwise {
-            Some(block) => self.exec_block(block, frame),
-            None => Err(Stop::End),
+            Some(block) if self.optional(Some(c), frame)? => self.exec_block(block, frame),
+            _ => Err(Stop::End),
+        }
+    }
+
+    /// Whether a waiting point may be left without an event (`otherwise`, and its guard).
+    pub(super) fn optional(&mut self, c: Option<&'p Choose>, frame: &mut Vec<Value>) -> Run<bool> {
+        let Some(c) = c else { return Ok(false) };
+        if c.otherwise.is_none() {
+            return Ok(false);
+        }
+        match &c.optional_while {
+            Some(guard) => self.truth(guard, frame),
+            None => Ok(true),
         }
     }
 
     /// The next event, or `None` when the point may be left without one (an `otherwise`
     /// in a random playout). At the end of the events, `Stop::End` unless `otherwise` runs.
     fn next_event(&mut self, c: Option<&'p Choose>, frame: &mut Vec<Value>) -> Run<Option<Event>> {
-        let has_otherwise = c.is_some_and(|c| c.otherwise.is_some());
+        let has_otherwise = self.optional(c, frame)?;
         if self.draining {
             return if has_otherwise { Ok(None) } else { Err(Stop::End) };
         }
@@ -185,7 +197,7 @@ impl<'p> Machine<'p> {
         let open = self.open_branches(c, frame)?;
         let named: Vec<&(&Branch, Vec<Value>, bool)> = open.iter().filter(|(b, ..)| b.action == event.action).collect();
         if named.is_empty() {
-            if c.is_some_and(|c| c.otherwise.is_some()) {
+            if self.optional(c, frame)? {
                 return Ok(Dispatch::Otherwise);
             }
             let rule = if self.finished { AFTER_GAME_END } else { UNEXPECTED_ACTION };
@@ -222,7 +234,7 @@ impl<'p> Machine<'p> {
         let legal = self.legal_descriptions(c, frame)?;
         self.violation = Some(Violation { rule, event: event.index, message, spec_span: at, legal });
         self.draining = true;
-        if c.is_some_and(|c| c.otherwise.is_some()) {
+        if self.optional(c, frame)? {
             return Ok(Dispatch::Otherwise);
         }
         Err(Stop::End)
@@ -294,7 +306,7 @@ impl<'p> Machine<'p> {
     }
 
     fn checks_for(&mut self, slot: u16, slot2: Option<u16>, coll: &X, body: &Block, frame: &mut Vec<Value>) -> Run<Option<(u16, String, crate::span::Span)>> {
-        for (a, b) in self.entries(coll, frame)? {
+        for (a, b) in self.entries(coll, slot2.is_some(), frame)? {
             bind(frame, slot, a);
             if let Some(s2) = slot2 {
                 bind(frame, s2, b);

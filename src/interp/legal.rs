@@ -36,7 +36,7 @@ impl<'p> Machine<'p> {
             }
         }
         // An optional point (`otherwise`) waits for its own branches only.
-        if c.is_some_and(|c| c.otherwise.is_some()) {
+        if self.optional(c, frame)? {
             return Ok(open);
         }
         let mut scratch = vec![Value::Null; prog.always_locals];
@@ -197,7 +197,7 @@ impl<'p> Machine<'p> {
             Source::Random { limit, made, .. } => (*limit, made.len()),
             _ => return Ok(Pick::Stop),
         };
-        let optional = c.is_some_and(|c| c.otherwise.is_some());
+        let optional = self.optional(c, frame)?;
         // Stopping leaves an optional point the way the end of a transcript does.
         if self.finished || made >= limit {
             return Ok(if optional { Pick::Otherwise } else { Pick::Stop });

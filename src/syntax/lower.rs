@@ -207,13 +207,18 @@ fn ty_atom(p: P<'_>) -> R<Ty> {
         Rule::ty_literal => TyKind::Literal(plain_string(next(&mut kids(p), &at)?)),
         Rule::ty_named => TyKind::Named(name(next(&mut kids(p), &at)?)),
         Rule::ty_list => {
-            let mut it = kids(p);
-            let first = next(&mut it, &at)?;
-            if first.as_rule() == Rule::expr {
-                TyKind::List(Some(expr(first)?), Box::new(ty_atom(next(&mut it, &at)?)?))
-            } else {
-                TyKind::List(None, Box::new(ty_atom(first)?))
+            let mut len = None;
+            let mut distinct = false;
+            let mut item = None;
+            for c in kids(p) {
+                match c.as_rule() {
+                    Rule::expr => len = Some(expr(c)?),
+                    Rule::distinct => distinct = true,
+                    _ => item = Some(ty_atom(c)?),
+                }
             }
+            let item = item.ok_or_else(|| Diag::new(codes::SYNTAX, "a list type needs its item type").label(at.clone(), "here"))?;
+            TyKind::List(len, Box::new(item), distinct)
         }
         Rule::ty_map => {
             let mut it = kids(p).peekable();
@@ -327,7 +332,17 @@ fn choose<'a>(it: impl Iterator<Item = P<'a>>) -> R<StmtKind> {
     for c in it {
         match c.as_rule() {
             Rule::branch => branches.push(branch(c)?),
-            Rule::otherwise => otherwise = Some(block(first_kid(c)?)?),
+            Rule::otherwise => {
+                let mut guard = None;
+                let mut body = None;
+                for k in kids(c) {
+                    match k.as_rule() {
+                        Rule::block => body = Some(block(k)?),
+                        _ => guard = Some(expr(k)?),
+                    }
+                }
+                otherwise = body.map(|b| (guard, b));
+            }
             _ => {}
         }
     }
