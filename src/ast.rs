@@ -4,6 +4,8 @@ use crate::span::{Name, Span};
 
 #[derive(Debug, Default)]
 pub struct Spec {
+    /// The rules this file starts from, if any.
+    pub extends: Option<Name>,
     pub game: Option<Name>,
     pub players: Option<(u32, u32, Span)>,
     pub rules: Vec<RuleDecl>,

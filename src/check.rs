@@ -73,7 +73,15 @@ pub struct Checker {
 }
 
 impl Checker {
+    /// `rules_override` is a built-in name or a path relative to the working directory.
     pub fn new(rules_override: Option<String>) -> Self {
+        let rules_override = rules_override.map(|r| {
+            if crate::specs::builtin(&r).is_none() && Path::new(&r).exists() {
+                std::path::absolute(&r).map_or(r, |p| p.display().to_string())
+            } else {
+                r
+            }
+        });
         Checker { programs: HashMap::new(), rules_override }
     }
 
@@ -130,19 +138,20 @@ impl Checker {
 
     /// A compiled rules file by built-in name or path (relative to the transcript).
     pub fn program(&mut self, name: &str, base: &Path) -> Result<Rc<Program>, Lookup> {
-        let (key, text, label) = match crate::specs::builtin(name) {
-            Some(text) => (name.to_string(), text.to_string(), format!("specs/{name}.rules")),
+        let (key, text, label, dir) = match crate::specs::builtin(name) {
+            Some(text) => (name.to_string(), text.to_string(), format!("specs/{name}.rules"), base.to_path_buf()),
             None if name.ends_with(".rules") || name.contains('/') => {
                 let path: PathBuf = if Path::new(name).is_absolute() { name.into() } else { base.join(name) };
                 let text = std::fs::read_to_string(&path).map_err(|e| Lookup::Unknown(format!("cannot read rules file `{}`: {e}", path.display())))?;
-                (path.display().to_string(), text, path.display().to_string())
+                let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+                (path.display().to_string(), text, path.display().to_string(), dir)
             }
             None => {
                 let known: Vec<&str> = crate::specs::BUILTIN.iter().map(|(n, _)| *n).collect();
                 return Err(Lookup::Unknown(format!("unknown rules `{name}` (built in: {})", known.join(", "))));
             }
         };
-        let entry = self.programs.entry(key).or_insert_with(|| crate::compile(&label, &text).map(Rc::new));
+        let entry = self.programs.entry(key).or_insert_with(|| crate::compile_in(&label, &text, &dir).map(Rc::new));
         entry.clone().map_err(Lookup::Broken)
     }
 }

@@ -10,6 +10,39 @@ use crate::span::Span;
 /// A named source shared by every report about it.
 pub type Source = NamedSource<Arc<String>>;
 
+/// Where each part of a rules text came from: a file that `extends` another is compiled as
+/// the parent's text followed by its own, and diagnostics go back to the right file.
+#[derive(Debug, Clone)]
+pub struct SourceMap {
+    segments: Vec<(usize, Source)>,
+}
+
+impl SourceMap {
+    pub fn single(source: Source) -> Self {
+        SourceMap { segments: vec![(0, source)] }
+    }
+
+    pub fn new(segments: Vec<(usize, Source)>) -> Self {
+        SourceMap { segments }
+    }
+
+    /// Attaches the file a diagnostic's first label points into, its spans made local to it.
+    pub fn place(&self, mut d: Diag) -> Diag {
+        let at = d.span().map_or(0, |s| s.start);
+        let Some((start, source)) = self.segments.iter().rev().find(|(s, _)| *s <= at).or(self.segments.first()) else { return d };
+        for (span, _) in &mut d.labels {
+            *span = span.start.saturating_sub(*start)..span.end.saturating_sub(*start);
+        }
+        d.source = Some(source.clone());
+        d
+    }
+
+    /// The name of the file the rules were written in (the last one, for an extension).
+    pub fn name(&self) -> String {
+        self.segments.last().map_or(String::new(), |(_, s)| s.name().to_string())
+    }
+}
+
 pub fn source(name: &str, text: &str) -> Source {
     NamedSource::new(name, Arc::new(text.to_string()))
 }

@@ -15,6 +15,7 @@ pub mod check;
 pub mod codes;
 pub mod decode;
 pub mod diag;
+pub mod extend;
 pub mod interp;
 pub mod play;
 pub mod program;
@@ -32,7 +33,16 @@ use program::Program;
 
 /// Compiles a rules file: parse, then resolve. `label` names the file in diagnostics.
 pub fn compile(label: &str, text: &str) -> Result<Program, Vec<Diag>> {
-    let source = diag::source(label, text);
-    let spec = syntax::parse(text).map_err(|d| vec![d.in_source(&source)])?;
-    resolve::resolve(&spec, &source).map_err(|ds| ds.into_iter().map(|d| if d.source.is_some() { d } else { d.in_source(&source) }).collect())
+    compile_in(label, text, std::path::Path::new("."))
+}
+
+/// Compiles a rules file whose `extends` paths are relative to `base`.
+pub fn compile_in(label: &str, text: &str, base: &std::path::Path) -> Result<Program, Vec<Diag>> {
+    let (combined, segments) = extend::assemble(label, text, base, 0).map_err(|d| vec![d])?;
+    let map = diag::SourceMap::new(segments);
+    let mut spec = syntax::parse(&combined).map_err(|d| vec![map.place(d)])?;
+    if spec.extends.is_some() {
+        extend::apply_overrides(&mut spec);
+    }
+    resolve::resolve(&spec, &map).map_err(|ds| ds.into_iter().map(|d| if d.source.is_some() { d } else { map.place(d) }).collect())
 }

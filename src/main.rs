@@ -166,7 +166,8 @@ fn lint(paths: &[PathBuf]) -> u8 {
                 continue;
             }
         };
-        match shinpan::compile(&f.display().to_string(), &text) {
+        let dir = f.parent().map(Path::to_path_buf).unwrap_or_default();
+        match shinpan::compile_in(&f.display().to_string(), &text, &dir) {
             Ok(_) => println!("{}: ok", f.display()),
             Err(diags) => {
                 worst = 2;

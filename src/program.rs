@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use crate::diag::Source;
+use crate::diag::SourceMap;
 use crate::span::Span;
 use crate::value::Value;
 
@@ -13,7 +13,7 @@ pub type Slot = u16;
 #[derive(Debug)]
 pub struct Program {
     pub name: String,
-    pub source: Source,
+    pub source: SourceMap,
     pub players: (u32, u32),
     pub rules: Vec<RuleInfo>,
     pub params: Vec<Param>,

@@ -77,7 +77,7 @@ fn violation(r: &Report, v: &crate::check::Broken, source: &diag::Source) -> Dia
             "turn-order" => "who may act here",
             _ => "the rule",
         };
-        let mut related = Diag::new(codes::RULE_HERE, what).label(v.spec_span.clone(), label).in_source(&program.source);
+        let mut related = program.source.place(Diag::new(codes::RULE_HERE, what).label(v.spec_span.clone(), label));
         related.advice = true;
         d = d.with_related(related);
     }

@@ -7,7 +7,7 @@ use std::rc::Rc;
 use crate::ast::{self, ExprKind, StmtKind, TemplatePart, TyKind};
 use crate::builtins;
 use crate::codes;
-use crate::diag::{Diag, Source};
+use crate::diag::{Diag, SourceMap};
 use crate::program::*;
 use crate::span::{Name, Span};
 use crate::value::Value;
@@ -43,7 +43,7 @@ struct Resolver {
     errors: Vec<Diag>,
 }
 
-pub fn resolve(spec: &ast::Spec, source: &Source) -> Result<Program, Vec<Diag>> {
+pub fn resolve(spec: &ast::Spec, source: &SourceMap) -> Result<Program, Vec<Diag>> {
     let mut r = Resolver {
         globals: HashMap::new(),
         rules: HashMap::new(),
@@ -71,7 +71,7 @@ impl Resolver {
         d
     }
 
-    fn program(&mut self, spec: &ast::Spec, source: &Source) -> Option<Program> {
+    fn program(&mut self, spec: &ast::Spec, source: &SourceMap) -> Option<Program> {
         let name = self.required(spec.game.as_ref().map(|g| g.text.clone()), "game NAME", "the rules need a name");
         let players = self.required(spec.players.as_ref().map(|p| (p.0, p.1)), "players 3..5", "the rules need a player count");
         self.declare_globals(spec);

@@ -93,6 +93,13 @@ fn torite_fixtures() {
     check_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/torite-4to6"));
 }
 
+/// A rules file that `extends` torite-4to6 and changes the center: the same events get
+/// different verdicts under the two.
+#[test]
+fn variant_fixtures() {
+    check_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/variants"));
+}
+
 #[test]
 fn malformed_fixtures() {
     check_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/malformed"));

@@ -174,14 +174,13 @@ impl<'p> Machine<'p> {
             Stop::Spec(Box::new(
                 Diag::new(codes::FUEL, format!("the rules ran {FUEL_PER_EVENT} steps without waiting for an event"))
                     .label(span.clone(), "still running here")
-                    .help("a loop that never reaches a `choose`, `break` or its end: bound it by a collection or a condition that changes")
-                    .in_source(&self.prog.source),
+                    .help("a loop that never reaches a `choose`, `break` or its end: bound it by a collection or a condition that changes"),
             ))
         }
     }
 
     pub fn spec_error(&self, span: &Span, message: String) -> Stop {
-        Stop::Spec(Box::new(Diag::new(codes::RUNTIME, message).label(span.clone(), "while evaluating this").in_source(&self.prog.source)))
+        Stop::Spec(Box::new(self.prog.source.place(Diag::new(codes::RUNTIME, message).label(span.clone(), "while evaluating this"))))
     }
 }
 
@@ -198,7 +197,7 @@ pub fn eval_constant(prog: &Program, x: &X, locals: &[Value]) -> Result<Value, D
     let mut frame = locals.to_vec();
     frame.resize(frame.len() + 16, Value::Null);
     m.eval(x, &mut frame).map_err(|s| match s {
-        Stop::Spec(d) => d.in_source(&prog.source),
+        Stop::Spec(d) => *d,
         Stop::End => Diag::new(codes::RUNTIME, "unexpected end"),
     })
 }

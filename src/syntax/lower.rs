@@ -14,7 +14,7 @@ type P<'a> = Pair<'a, Rule>;
 type R<T> = Result<T, Diag>;
 
 fn is_keyword(rule: Rule) -> bool {
-    matches!(rule, Rule::k_game | Rule::k_players | Rule::k_rule | Rule::k_param | Rule::k_by | Rule::k_enum | Rule::k_card | Rule::k_each | Rule::k_code | Rule::k_action | Rule::k_var | Rule::k_per | Rule::k_player | Rule::k_fn | Rule::k_proc | Rule::k_always | Rule::k_scores | Rule::k_winners | Rule::k_flow | Rule::k_int | Rule::k_bool | Rule::k_str | Rule::k_null | Rule::k_list | Rule::k_map | Rule::k_let | Rule::k_require | Rule::k_else | Rule::k_if | Rule::k_then | Rule::k_for | Rule::k_in | Rule::k_while | Rule::k_loop | Rule::k_choose | Rule::k_as | Rule::k_when | Rule::k_choices | Rule::k_otherwise | Rule::k_break | Rule::k_continue | Rule::k_again | Rule::k_finish | Rule::k_where)
+    matches!(rule, Rule::k_game | Rule::k_extends | Rule::k_players | Rule::k_rule | Rule::k_param | Rule::k_by | Rule::k_enum | Rule::k_card | Rule::k_each | Rule::k_code | Rule::k_action | Rule::k_var | Rule::k_per | Rule::k_player | Rule::k_fn | Rule::k_proc | Rule::k_always | Rule::k_scores | Rule::k_winners | Rule::k_flow | Rule::k_int | Rule::k_bool | Rule::k_str | Rule::k_null | Rule::k_list | Rule::k_map | Rule::k_let | Rule::k_require | Rule::k_else | Rule::k_if | Rule::k_then | Rule::k_for | Rule::k_in | Rule::k_while | Rule::k_loop | Rule::k_choose | Rule::k_as | Rule::k_when | Rule::k_choices | Rule::k_otherwise | Rule::k_break | Rule::k_continue | Rule::k_again | Rule::k_finish | Rule::k_where)
 }
 
 /// The children of a pair, keyword tokens left out.
@@ -52,6 +52,11 @@ fn item_into(p: P<'_>, spec: &mut Spec) -> R<()> {
     let mut it = kids(p);
     match rule {
         Rule::game_decl => spec.game = Some(name(next(&mut it, &at)?)),
+        Rule::extends_decl => {
+            let target = next(&mut it, &at)?;
+            let text = if target.as_rule() == Rule::string { plain_string(target.clone()) } else { target.as_str().to_string() };
+            spec.extends = Some(Name { text, span: span(&target) });
+        }
         Rule::players_decl => {
             let lo = int_value(&next(&mut it, &at)?)?;
             next(&mut it, &at)?; // dotdot
@@ -596,4 +601,18 @@ fn plain_string(p: P<'_>) -> String {
             _ => c.as_str().to_string(),
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    /// Every keyword token of the grammar is left out of the children lowering sees.
+    #[test]
+    fn every_keyword_rule_is_known() {
+        let grammar = include_str!("../../grammar/spec.pest");
+        let listed = include_str!("lower.rs");
+        for line in grammar.lines().filter(|l| l.starts_with("k_")) {
+            let name = line.split_whitespace().next().unwrap_or_default();
+            assert!(listed.contains(&format!("Rule::{name} ")) || listed.contains(&format!("Rule::{name})")), "{name} is missing from is_keyword");
+        }
+    }
 }
