@@ -14,14 +14,16 @@ fn every_rules_block_in_the_language_reference_parses() {
     }
 }
 
-/// The Hangover excerpt in the reference is the shipped spec, word for word.
+/// The excerpts of shipped games in the reference are the specs, word for word.
 #[test]
-fn the_hangover_excerpt_is_the_shipped_spec() {
+fn the_excerpts_are_the_shipped_specs() {
     let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/language.md")).unwrap();
-    let spec = shinpan::specs::builtin("hangover").unwrap();
-    let start = doc.find("proc drunk_check(w, total) {").unwrap();
-    let excerpt = &doc[start..start + doc[start..].find("```").unwrap()];
-    for part in excerpt.split("\n\n") {
-        assert!(spec.contains(part.trim()), "not in specs/hangover.rules:\n{part}");
+    for (game, first_line) in [("hangover", "proc drunk_check(w, total) {"), ("torite-4to6", "// T7, T17"), ("curtain-call", "// 5.6: the kuroko")] {
+        let spec = shinpan::specs::builtin(game).unwrap();
+        let start = doc.find(first_line).unwrap_or_else(|| panic!("no excerpt of {game}"));
+        let excerpt = &doc[start..start + doc[start..].find("```").unwrap()];
+        for part in excerpt.split("\n\n") {
+            assert!(spec.contains(part.trim()), "not in specs/{game}.rules:\n{part}");
+        }
     }
 }
