@@ -3,7 +3,7 @@
 //! checking a corpus against parsing it alone (YAML and JSON), random playout speed,
 //! and peak memory as the corpus grows (run under `/usr/bin/time -v`).
 //!
-//! `cargo run --release --example bench -- [games] [players]`
+//! `cargo run --release --example bench -- [games] [players] [rules]`
 
 use std::path::Path;
 use std::time::Instant;
@@ -14,10 +14,11 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let games: usize = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(2000);
     let players: usize = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(4);
-    let text = shinpan::specs::builtin("hangover").unwrap_or_default();
-    let prog = match shinpan::compile("hangover", text) {
+    let rules = args.get(3).map_or("hangover", |s| s.as_str());
+    let text = shinpan::specs::builtin(rules).unwrap_or_default();
+    let prog = match shinpan::compile(rules, text) {
         Ok(p) => p,
-        Err(_) => return eprintln!("hangover does not compile"),
+        Err(_) => return eprintln!("{rules} does not compile"),
     };
 
     // Random playouts: events per second on one core.
@@ -30,7 +31,7 @@ fn main() {
         corpus.push(shinpan::play::transcript_text(&prog, &p));
     }
     let secs = start.elapsed().as_secs_f64();
-    println!("playouts: {games} games of {players} players, {events} events in {secs:.3} s = {:.0} events/s", events as f64 / secs);
+    println!("{rules} playouts: {games} games of {players} players, {events} events in {secs:.3} s = {:.0} events/s", events as f64 / secs);
 
     let json: Vec<String> = corpus.iter().map(|t| to_json(t)).collect();
     for (label, files) in [("yaml", &corpus), ("json", &json)] {

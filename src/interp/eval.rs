@@ -216,14 +216,17 @@ impl Machine<'_> {
         if self.depth >= MAX_CALL_DEPTH {
             return Err(self.spec_error(&x.span, format!("helpers call each other more than {MAX_CALL_DEPTH} deep")));
         }
-        let mut inner = Vec::with_capacity(func.locals.max(args.len()));
-        for a in args {
-            inner.push(self.eval(a, frame)?);
+        let mut inner = self.take_frame(func.locals.max(args.len()));
+        for (i, a) in args.iter().enumerate() {
+            let v = self.eval(a, frame)?;
+            if let Some(slot) = inner.get_mut(i) {
+                *slot = v;
+            }
         }
-        inner.resize(func.locals.max(args.len()), Value::Null);
         self.depth += 1;
         let out = self.eval(&func.body, &mut inner);
         self.depth -= 1;
+        self.give_frame(inner);
         out
     }
 

@@ -105,11 +105,17 @@ impl<'p> Machine<'p> {
         if self.depth >= super::MAX_CALL_DEPTH {
             return Err(self.spec_error(&s.span, "procedures call each other too deep".into()));
         }
-        let mut inner = args.iter().map(|a| self.eval(a, frame)).collect::<Run<Vec<_>>>()?;
-        inner.resize(proc_.locals.max(args.len()), Value::Null);
+        let mut inner = self.take_frame(proc_.locals.max(args.len()));
+        for (i, a) in args.iter().enumerate() {
+            let v = self.eval(a, frame)?;
+            if let Some(slot) = inner.get_mut(i) {
+                *slot = v;
+            }
+        }
         self.depth += 1;
         let out = self.exec_block(&proc_.body, &mut inner);
         self.depth -= 1;
+        self.give_frame(inner);
         out.map(|_| ())
     }
 
@@ -210,7 +216,7 @@ impl<'p> Machine<'p> {
             let at = named[0].0.span.start..named[0].0.actors.span.end;
             return self.violate(TURN_ORDER, event, message, at, c, frame);
         };
-        let mut own = vec![Value::Null; self.prog.always_locals];
+        let mut own = self.take_frame(self.prog.always_locals);
         let failed = if ambient { self.run_checks(branch, &event.actor, &event.arg, &mut own)? } else { self.run_checks(branch, &event.actor, &event.arg, frame)? };
         if let Some((rule, message, at)) = failed {
             return self.violate(rule, event, message, at, c, frame);

@@ -39,12 +39,13 @@ impl<'p> Machine<'p> {
         if self.optional(c, frame)? {
             return Ok(open);
         }
-        let mut scratch = vec![Value::Null; prog.always_locals];
+        let mut scratch = self.take_frame(prog.always_locals);
         for b in &prog.always {
             if let Some(actors) = self.actors_if_open(b, &mut scratch)? {
                 open.push((b, actors, true));
             }
         }
+        self.give_frame(scratch);
         Ok(open)
     }
 

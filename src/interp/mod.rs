@@ -95,6 +95,8 @@ pub struct Machine<'p> {
     /// `players` and each card kind as lists, built once.
     seat_list: Value,
     kind_lists: Vec<Value>,
+    /// Frames of finished helper calls, reused so that a call allocates nothing.
+    spare_frames: Vec<Vec<Value>>,
 }
 
 /// What running a whole game gives.
@@ -114,7 +116,7 @@ impl<'p> Machine<'p> {
         };
         let seat_list = Value::list((0..players.len()).map(|i| Value::Player(i as u8)).collect());
         let kind_lists = prog.kinds.iter().map(|k| Value::list(k.cards.clone().map(Value::Card).collect())).collect();
-        Machine { prog, players, params, globals: vec![], finished: false, source, violation: None, draining: false, fuel: FUEL_PER_EVENT, depth: 0, rng, explain: true, taken: 0, seat_list, kind_lists }
+        Machine { prog, players, params, globals: vec![], finished: false, source, violation: None, draining: false, fuel: FUEL_PER_EVENT, depth: 0, rng, explain: true, taken: 0, seat_list, kind_lists, spare_frames: vec![] }
     }
 
     /// Runs the flow to the end of the events (or of the game) and reports.
@@ -176,6 +178,20 @@ impl<'p> Machine<'p> {
                     .label(span.clone(), "still running here")
                     .help("a loop that never reaches a `choose`, `break` or its end: bound it by a collection or a condition that changes"),
             ))
+        }
+    }
+
+    /// A frame of `size` nulls, from the spare ones when there is one.
+    fn take_frame(&mut self, size: usize) -> Vec<Value> {
+        let mut frame = self.spare_frames.pop().unwrap_or_default();
+        frame.clear();
+        frame.resize(size, Value::Null);
+        frame
+    }
+
+    fn give_frame(&mut self, frame: Vec<Value>) {
+        if self.spare_frames.len() < 64 {
+            self.spare_frames.push(frame);
         }
     }
 
