@@ -35,6 +35,7 @@ pub enum Builtin {
     Subsets,
     Join,
     KindOf,
+    Combinations,
 }
 
 /// Name, builtin, number of arguments, whether the last argument is a `x => ...` lambda.
@@ -71,6 +72,7 @@ const TABLE: &[(&str, Builtin, usize, bool)] = &[
     ("subsets", Builtin::Subsets, 1, false),
     ("join", Builtin::Join, 2, false),
     ("kind_of", Builtin::KindOf, 1, false),
+    ("combinations", Builtin::Combinations, 2, false),
 ];
 
 pub fn lookup(name: &str) -> Option<(Builtin, usize, bool)> {

@@ -334,6 +334,15 @@ impl Machine<'_> {
                 let values = self.list(v, frame)?;
                 Ok(Value::map(keys.iter().cloned().zip(values.iter().cloned()).collect()))
             }
+            Builtin::Combinations => {
+                let items = self.list(first, frame)?;
+                let Some(k) = args.get(1) else { return Err(self.spec_error(&x.span, "missing argument".into())) };
+                let k = self.int(k, frame)?;
+                if items.len() > 20 || !(0..=items.len() as i64).contains(&k) {
+                    return Err(self.spec_error(&x.span, format!("`combinations` of {k} from {} items", items.len())));
+                }
+                Ok(Value::list(combinations(&items, k as usize).into_iter().map(Value::list).collect()))
+            }
             Builtin::KindOf => Ok(Value::str(self.eval(first, frame)?.type_name())),
             Builtin::Join => {
                 let items = self.list(first, frame)?;
@@ -418,6 +427,21 @@ pub(super) fn multiset_minus(a: &[Value], b: &[Value]) -> Vec<Value> {
 
 fn first_duplicate(items: &[Value]) -> Option<Value> {
     items.iter().enumerate().find(|(i, v)| items[..*i].contains(v)).map(|(_, v)| v.clone())
+}
+
+/// Every choice of `k` items, in the order of the list.
+fn combinations(items: &[Value], k: usize) -> Vec<Vec<Value>> {
+    if k == 0 {
+        return vec![vec![]];
+    }
+    let mut out = vec![];
+    for (i, head) in items.iter().enumerate() {
+        for mut tail in combinations(items.get(i + 1..).unwrap_or(&[]), k - 1) {
+            tail.insert(0, head.clone());
+            out.push(tail);
+        }
+    }
+    out
 }
 
 fn permutations(items: &[Value]) -> Vec<Vec<Value>> {
