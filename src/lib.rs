@@ -26,6 +26,7 @@ pub mod span;
 pub mod specs;
 pub mod syntax;
 pub mod transcript;
+pub mod typecheck;
 pub mod value;
 
 use diag::Diag;

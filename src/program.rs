@@ -68,6 +68,8 @@ pub struct Kind {
     pub fields: Vec<String>,
     /// For each field symbol of the program, the attribute it names in this kind.
     pub slots: Vec<Option<u16>>,
+    /// The declared shape of each attribute.
+    pub shapes: Vec<Shape>,
     pub cards: std::ops::Range<u32>,
     pub by_code: HashMap<String, u32>,
 }

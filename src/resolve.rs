@@ -89,7 +89,8 @@ impl Resolver {
         let kinds = spec.cards.iter().map(|c| {
             let fields: Vec<String> = c.fields.iter().map(|f| f.0.text.clone()).collect();
             let slots = self.field_names.iter().map(|n| fields.iter().position(|f| f == n).map(|i| i as u16)).collect();
-            Kind { name: c.name.text.clone(), fields, slots, cards: 0..0, by_code: HashMap::new() }
+            let shapes = c.fields.iter().map(|(_, t)| self.shape(t)).collect();
+            Kind { name: c.name.text.clone(), fields, slots, shapes, cards: 0..0, by_code: HashMap::new() }
         }).collect();
         let mut program = Program {
             name: name?,
@@ -114,6 +115,7 @@ impl Resolver {
             flow_locals,
         };
         self.cards(spec, &mut program);
+        self.errors.extend(crate::typecheck::check(&program));
         Some(program)
     }
 
