@@ -8,8 +8,10 @@ cd "$(dirname "$0")/.."
 games=${1:-2000}
 cargo build --release --quiet --example bench
 cargo build --release --quiet
-echo "== in-process: check vs parse, playouts (hangover, 4 players)"
-./target/release/examples/bench "$games" 4
+echo "== in-process: check vs parse, and playouts, per game"
+./target/release/examples/bench "$games" 4 hangover
+./target/release/examples/bench "$games" 2 curtain-call
+./target/release/examples/bench "$games" 4 torite-4to6
 corpus=$(mktemp -d)
 trap 'rm -rf "$corpus"' EXIT
 for n in $((games / 4)) "$games"; do
