@@ -257,13 +257,10 @@ fn ty_field(p: P<'_>) -> R<(Name, bool, Ty)> {
     let at = span(&p);
     let mut it = kids(p);
     let n = name(next(&mut it, &at)?);
-    let mut c = next(&mut it, &at)?;
-    let optional = c.as_rule() == Rule::optional;
+    let optional = next(&mut it, &at)?.as_rule() == Rule::optional;
     if optional {
-        c = next(&mut it, &at)?;
+        next(&mut it, &at)?; // colon
     }
-    // c is the colon
-    let _ = c;
     Ok((n, optional, ty(next(&mut it, &at)?)?))
 }
 
