@@ -77,6 +77,7 @@ fn play_writes_a_legal_transcript() {
     assert!(json.contains(r#""finished":true"#));
     // The same seed gives the same game.
     assert_eq!(shinpan(&["play", "--rules", "hangover", "--players", "4", "--seed", "7"]).1, out);
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
