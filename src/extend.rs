@@ -15,6 +15,10 @@ const MAX_DEPTH: usize = 8;
 /// The combined text of a rules file and all it extends, with where each part came from.
 pub fn assemble(label: &str, text: &str, base: &Path, depth: usize) -> Result<(String, Vec<(usize, Source)>), Diag> {
     let own = source(label, text);
+    // Most files extend nothing: then there is no need to parse them twice.
+    if !text.contains("extends") {
+        return Ok((text.to_string(), vec![(0, own)]));
+    }
     let spec = crate::syntax::parse(text).map_err(|d| d.in_source(&own))?;
     let Some(parent) = spec.extends else { return Ok((text.to_string(), vec![(0, own)])) };
     if depth >= MAX_DEPTH {
