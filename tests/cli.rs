@@ -34,7 +34,7 @@ fn directories_are_searched_and_sorted() {
     let mut sorted = files.clone();
     sorted.sort();
     assert_eq!(files, sorted);
-    assert_eq!(files.len(), 21);
+    assert_eq!(files.len(), 24);
 }
 
 #[test]
