@@ -26,6 +26,9 @@ enum Command {
         /// Rules to use instead of each transcript's `rules` (a built-in name or a .rules path)
         #[arg(long)]
         rules: Option<String>,
+        /// Transcripts checked at once (default: one per core)
+        #[arg(long)]
+        jobs: Option<usize>,
         #[arg(required = true)]
         paths: Vec<PathBuf>,
     },
@@ -68,14 +71,14 @@ fn main() -> ExitCode {
         }
     };
     ExitCode::from(match cli.command {
-        Command::Check { format, rules, paths } => check(format, rules, &paths),
+        Command::Check { format, rules, jobs, paths } => check(format, rules, jobs, &paths),
         Command::Lint { paths } => lint(&paths),
         Command::Rules => list_rules(),
         Command::Play { rules, players, seed, max_events } => play(&rules, players, seed, max_events),
     })
 }
 
-fn check(format: Option<Format>, rules: Option<String>, paths: &[PathBuf]) -> u8 {
+fn check(format: Option<Format>, rules: Option<String>, jobs: Option<usize>, paths: &[PathBuf]) -> u8 {
     let format = format.unwrap_or(if std::io::stdout().is_terminal() { Format::Human } else { Format::Json });
     let files = match transcript_files(paths) {
         Ok(f) => f,
@@ -84,21 +87,59 @@ fn check(format: Option<Format>, rules: Option<String>, paths: &[PathBuf]) -> u8
             return USAGE;
         }
     };
-    let mut checker = Checker::new(rules);
-    let mut worst = 0u8;
+    let color = std::io::stdout().is_terminal();
+    let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).clamp(1, files.len().max(1));
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    for file in files {
-        let report = checker.check_path(&file);
-        worst = worst.max(exit_code(&report));
-        let text = match format {
-            Format::Json => render::json_line(&report),
-            Format::Human => human(&report),
-        };
-        if writeln!(out, "{text}").is_err() {
-            return 2;
-        }
-    }
+    let mut worst = 0u8;
+    let write = |(code, text): (u8, String), worst: &mut u8| {
+        *worst = (*worst).max(code);
+        writeln!(out, "{text}").is_ok()
+    };
+    in_order(&files, jobs, &rules, |checker, file| render_one(&checker.check_path(file), format, color), write, &mut worst);
     worst
+}
+
+/// Checks files on `jobs` threads, each with its own compiled rules, and hands the results
+/// to `emit` in the order of `files`. Only results that finished early wait in memory.
+fn in_order(files: &[PathBuf], jobs: usize, rules: &Option<String>, work: impl Fn(&mut Checker, &Path) -> (u8, String) + Sync, mut emit: impl FnMut((u8, String), &mut u8) -> bool, worst: &mut u8) {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let (send, receive) = std::sync::mpsc::sync_channel::<(usize, (u8, String))>(jobs * 4);
+    std::thread::scope(|scope| {
+        for _ in 0..jobs {
+            let send = send.clone();
+            let (next, work) = (&next, &work);
+            scope.spawn(move || {
+                let mut checker = Checker::new(rules.clone());
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(file) = files.get(i) else { break };
+                    if send.send((i, work(&mut checker, file))).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(send);
+        let mut waiting = std::collections::BTreeMap::new();
+        let mut due = 0;
+        for (i, result) in receive {
+            waiting.insert(i, result);
+            while let Some(result) = waiting.remove(&due) {
+                if !emit(result, worst) {
+                    *worst = 2;
+                }
+                due += 1;
+            }
+        }
+    });
+}
+
+fn render_one(report: &Report, format: Format, color: bool) -> (u8, String) {
+    let text = match format {
+        Format::Json => render::json_line(report),
+        Format::Human => human(report, color),
+    };
+    (exit_code(report), text)
 }
 
 fn exit_code(r: &Report) -> u8 {
@@ -109,8 +150,7 @@ fn exit_code(r: &Report) -> u8 {
     }
 }
 
-fn human(r: &Report) -> String {
-    let color = std::io::stdout().is_terminal();
+fn human(r: &Report, color: bool) -> String {
     let mut text: String = render::diagnostics(r).iter().map(|d| diag::render_fancy(d, color)).collect();
     text.push_str(&render::summary(r));
     text

@@ -86,3 +86,11 @@ fn rules_lists_parameters() {
     assert_eq!(code, 0);
     assert!(out.contains("hangover (3..5 players)") && out.contains("hangover_at"), "{out}");
 }
+
+#[test]
+fn parallel_checking_keeps_the_order_and_the_verdicts() {
+    let one = shinpan(&["check", "--format", "json", "--jobs", "1", "fixtures/"]);
+    let many = shinpan(&["check", "--format", "json", "--jobs", "3", "fixtures/"]);
+    assert_eq!(one, many);
+    assert_eq!(one.0, 2);
+}
