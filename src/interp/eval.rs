@@ -2,7 +2,7 @@
 
 use std::rc::Rc;
 
-use super::{Machine, Run, MAX_CALL_DEPTH};
+use super::{Machine, Run, MAX_CALL_DEPTH, MAX_ITEMS};
 use crate::ast::BinOp;
 use crate::builtins::Builtin;
 use crate::program::{Part, E, X};
@@ -136,13 +136,25 @@ impl Machine<'_> {
             (BinOp::Concat, ..) => {
                 let mut s = super::show(self.prog, &self.players, &l);
                 s.push_str(&super::show(self.prog, &self.players, &r));
+                self.size_ok(s.len(), x)?;
                 Ok(Value::str(&s))
             }
-            (BinOp::Add, Value::List(p), Value::List(q)) => Ok(Value::list(p.iter().chain(q.iter()).cloned().collect())),
+            (BinOp::Add, Value::List(p), Value::List(q)) => {
+                self.size_ok(p.len() + q.len(), x)?;
+                Ok(Value::list(p.iter().chain(q.iter()).cloned().collect()))
+            }
             (BinOp::Sub, Value::List(p), Value::List(q)) => Ok(Value::list(multiset_minus(p, q))),
             (_, Value::Int(p), Value::Int(q)) => self.arith(op, *p, *q, x),
             _ => Err(self.spec_error(&x.span, format!("cannot apply this operator to {} and {}", l.type_name(), r.type_name()))),
         }
+    }
+
+    /// Refuses to build a list or text larger than `MAX_ITEMS`.
+    fn size_ok(&self, size: usize, x: &X) -> Run<()> {
+        if size > MAX_ITEMS {
+            return Err(self.spec_error(&x.span, format!("the rules build a list or text of more than {MAX_ITEMS} items")));
+        }
+        Ok(())
     }
 
     fn arith(&self, op: BinOp, p: i64, q: i64, x: &X) -> Run<Value> {
@@ -322,6 +334,9 @@ impl Machine<'_> {
                     return Err(self.spec_error(&x.span, format!("a count of {n}, outside 1..10000")));
                 }
                 let n = n as usize;
+                if b == Builtin::Repeat {
+                    self.size_ok(items.len().saturating_mul(n), x)?;
+                }
                 Ok(if b == Builtin::Repeat {
                     Value::list(items.iter().cloned().cycle().take(items.len() * n).collect())
                 } else {

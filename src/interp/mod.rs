@@ -23,6 +23,9 @@ use crate::value::Value;
 pub const FUEL_PER_EVENT: u64 = 2_000_000;
 /// Deepest nesting of helper calls.
 pub const MAX_CALL_DEPTH: u32 = 200;
+/// Largest list or text the rules may build: far above any card game, and a stop for a
+/// rules file that doubles a list in a loop before its fuel runs out.
+pub const MAX_ITEMS: usize = 1_000_000;
 
 /// One transcript event, decoded against the action's shape.
 #[derive(Debug, Clone)]
