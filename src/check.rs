@@ -13,6 +13,17 @@ use crate::value::Value;
 
 /// Largest transcript file read; larger ones are malformed rather than a memory hazard.
 pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
+/// Largest rules file read.
+pub const MAX_RULES_BYTES: u64 = 4 * 1024 * 1024;
+
+/// Reads a rules file, refusing one too large to be a rules file.
+pub fn read_rules(path: &Path) -> Result<String, String> {
+    let meta = std::fs::metadata(path).map_err(|e| e.to_string())?;
+    if meta.len() > MAX_RULES_BYTES {
+        return Err(format!("the file is larger than {} MiB", MAX_RULES_BYTES / (1024 * 1024)));
+    }
+    std::fs::read_to_string(path).map_err(|e| e.to_string())
+}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Verdict {
@@ -142,7 +153,7 @@ impl Checker {
             Some(text) => (name.to_string(), text.to_string(), format!("specs/{name}.rules"), base.to_path_buf()),
             None if name.ends_with(".rules") || name.contains('/') => {
                 let path: PathBuf = if Path::new(name).is_absolute() { name.into() } else { base.join(name) };
-                let text = std::fs::read_to_string(&path).map_err(|e| Lookup::Unknown(format!("cannot read rules file `{}`: {e}", path.display())))?;
+                let text = read_rules(&path).map_err(|e| Lookup::Unknown(format!("cannot read rules file `{}`: {e}", path.display())))?;
                 let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
                 (path.display().to_string(), text, path.display().to_string(), dir)
             }

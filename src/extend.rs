@@ -38,7 +38,7 @@ fn load(parent: &Name, base: &Path) -> Result<(String, String, PathBuf), Diag> {
         return Ok((format!("specs/{}.rules", parent.text), text.to_string(), base.to_path_buf()));
     }
     let path = base.join(&parent.text);
-    let text = std::fs::read_to_string(&path)
+    let text = crate::check::read_rules(&path)
         .map_err(|e| Diag::new(codes::UNKNOWN_NAME, format!("cannot read the rules `{}` to extend: {e}", parent.text)).label(parent.span.clone(), "extended here"))?;
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
     Ok((path.display().to_string(), text, dir))

@@ -198,7 +198,7 @@ fn lint(paths: &[PathBuf]) -> u8 {
     files.sort();
     let mut worst = 0;
     for f in files {
-        let text = match std::fs::read_to_string(&f) {
+        let text = match shinpan::check::read_rules(&f) {
             Ok(t) => t,
             Err(e) => {
                 eprintln!("shinpan: cannot read {}: {e}", f.display());
