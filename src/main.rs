@@ -61,6 +61,11 @@ enum Format {
 
 const USAGE: u8 = 64;
 
+/// Writes to standard output; a closed pipe (`| head`) ends the output quietly, not in a panic.
+fn say(text: &str) -> bool {
+    std::io::stdout().lock().write_all(text.as_bytes()).is_ok()
+}
+
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
@@ -208,11 +213,13 @@ fn lint(paths: &[PathBuf]) -> u8 {
         };
         let dir = f.parent().map(Path::to_path_buf).unwrap_or_default();
         match shinpan::compile_in(&f.display().to_string(), &text, &dir) {
-            Ok(_) => println!("{}: ok", f.display()),
+            Ok(_) => {
+                say(&format!("{}: ok\n", f.display()));
+            }
             Err(diags) => {
                 worst = 2;
                 for d in diags {
-                    print!("{}", diag::render_fancy(&d, std::io::stdout().is_terminal()));
+                    say(&diag::render_fancy(&d, std::io::stdout().is_terminal()));
                 }
             }
         }
@@ -224,12 +231,12 @@ fn list_rules() -> u8 {
     for (name, text) in shinpan::specs::BUILTIN {
         match shinpan::compile(name, text) {
             Ok(p) => {
-                println!("{name} ({}..{} players)", p.players.0, p.players.1);
-                for param in &p.params {
-                    println!("  {}", param.name);
-                }
+                let params: String = p.params.iter().map(|param| format!("  {}\n", param.name)).collect();
+                say(&format!("{name} ({}..{} players)\n{params}", p.players.0, p.players.1));
             }
-            Err(_) => println!("{name} (has errors; run `shinpan lint`)"),
+            Err(_) => {
+                say(&format!("{name} (has errors; run `shinpan lint`)\n"));
+            }
         }
     }
     0
@@ -250,7 +257,7 @@ fn play(rules: &str, players: usize, seed: u64, max_events: usize) -> u8 {
     };
     match shinpan::play::playout(&program, players, seed, max_events) {
         Ok(p) => {
-            print!("{}", shinpan::play::transcript_text(&program, &p));
+            say(&shinpan::play::transcript_text(&program, &p));
             0
         }
         Err(d) => {

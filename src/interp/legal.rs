@@ -65,15 +65,25 @@ impl<'p> Machine<'p> {
     /// Every legal action here.
     pub fn legal(&mut self, c: Option<&'p Choose>, frame: &mut Vec<Value>) -> Run<Vec<Candidate>> {
         let mut out = vec![];
-        let open = self.open_branches(c, frame)?;
         let mut scratch = vec![Value::Null; self.prog.always_locals];
-        for (b, actors, ambient) in open {
+        for (b, actor, arg, ambient) in self.candidates(c, frame)? {
+            let f: &mut Vec<Value> = if ambient { &mut scratch } else { frame };
+            if self.checks_of(b, &actor, &arg, f, false)?.is_none() {
+                out.push(Candidate { actor, action: b.action, arg });
+            }
+        }
+        Ok(out)
+    }
+
+    /// Every action that could be tried here, before its checks: open branch, actor, argument.
+    fn candidates(&mut self, c: Option<&'p Choose>, frame: &mut Vec<Value>) -> Run<Vec<(&'p Branch, Value, Value, bool)>> {
+        let mut out = vec![];
+        let mut scratch = vec![Value::Null; self.prog.always_locals];
+        for (b, actors, ambient) in self.open_branches(c, frame)? {
             let f: &mut Vec<Value> = if ambient { &mut scratch } else { frame };
             for actor in actors {
                 for arg in self.arguments(b, &actor, f)? {
-                    if self.checks_of(b, &actor, &arg, f, false)?.is_none() {
-                        out.push(Candidate { actor: actor.clone(), action: b.action, arg });
-                    }
+                    out.push((b, actor.clone(), arg, ambient));
                 }
             }
         }
@@ -203,15 +213,24 @@ impl<'p> Machine<'p> {
         if self.finished || made >= limit {
             return Ok(if optional { Pick::Otherwise } else { Pick::Stop });
         }
-        let legal = self.legal(c, frame)?;
-        let skip = usize::from(optional);
-        let total = legal.len() + skip;
-        if total == 0 {
-            return Ok(Pick::Stop);
+        // The first legal one of the candidates in a random order is uniform among the legal
+        // ones, without checking them all. Leaving an optional point is one more candidate.
+        let mut pool = self.candidates(c, frame)?;
+        let mut order: Vec<usize> = (0..pool.len() + usize::from(optional)).collect();
+        self.rng.shuffle(&mut order);
+        let mut scratch = vec![Value::Null; self.prog.always_locals];
+        let mut chosen = None;
+        for i in order {
+            let Some((b, actor, arg, ambient)) = pool.get(i) else { return Ok(Pick::Otherwise) };
+            let f: &mut Vec<Value> = if *ambient { &mut scratch } else { frame };
+            if self.checks_of(b, actor, arg, f, false)?.is_none() {
+                chosen = Some(i);
+                break;
+            }
         }
-        let i = self.rng.below(total);
-        let Some(k) = legal.into_iter().nth(i) else { return Ok(Pick::Otherwise) };
-        let event = Event { actor: k.actor, action: k.action, arg: k.arg, index: made, line: 0, span: 0..0 };
+        let Some(i) = chosen else { return Ok(Pick::Stop) };
+        let (b, actor, arg, _) = pool.swap_remove(i);
+        let event = Event { actor, action: b.action, arg, index: made, line: 0, span: 0..0 };
         if let Source::Random { made, .. } = &mut self.source {
             made.push(event.clone());
         }
