@@ -9,8 +9,9 @@ use crate::program::{Part, E, X};
 use crate::value::Value;
 
 impl Machine<'_> {
+    /// Evaluates an expression. Fuel is spent where work can repeat (calls, and each item of
+    /// a comprehension, quantifier or keyed built-in), so every runaway is still stopped.
     pub(super) fn eval(&mut self, x: &X, frame: &mut Vec<Value>) -> Run<Value> {
-        self.burn(&x.span)?;
         match &x.e {
             E::Const(v) => Ok(v.clone()),
             E::Local(s) => Ok(frame.get(*s as usize).cloned().unwrap_or(Value::Null)),
@@ -52,6 +53,7 @@ impl Machine<'_> {
                 Part::Text(t) => out.push_str(t),
                 Part::Expr(e) => {
                     let v = self.eval(e, frame)?;
+                    self.burn_n(weight(&v), &e.span)?;
                     out.push_str(&super::show(self.prog, &self.players, &v));
                 }
             }
@@ -85,6 +87,7 @@ impl Machine<'_> {
         let items = self.entries(coll, slot2.is_some(), frame)?;
         let mut out = Vec::with_capacity(items.len());
         for (a, b) in items {
+            self.burn(&body.span)?;
             bind(frame, slot, a);
             if let Some(s2) = slot2 {
                 bind(frame, s2, b);
@@ -112,6 +115,7 @@ impl Machine<'_> {
     fn quantifier(&mut self, all: bool, slot: u16, coll: &X, body: &X, frame: &mut Vec<Value>) -> Run<Value> {
         let items = self.list(coll, frame)?;
         for item in items.iter() {
+            self.burn(&body.span)?;
             bind(frame, slot, item.clone());
             if self.truth(body, frame)? != all {
                 return Ok(Value::Bool(!all));
@@ -128,6 +132,9 @@ impl Machine<'_> {
         }
         let l = self.eval(a, frame)?;
         let r = self.eval(b, frame)?;
+        if matches!(op, BinOp::Eq | BinOp::Ne) {
+            self.burn_n(weight(&l).min(weight(&r)), &x.span)?;
+        }
         match (op, &l, &r) {
             (BinOp::Eq, ..) => Ok(Value::Bool(l == r)),
             (BinOp::Ne, ..) => Ok(Value::Bool(l != r)),
@@ -141,9 +148,13 @@ impl Machine<'_> {
             }
             (BinOp::Add, Value::List(p), Value::List(q)) => {
                 self.size_ok(p.len() + q.len(), x)?;
+                self.burn_n(p.len() + q.len(), &x.span)?;
                 Ok(Value::list(p.iter().chain(q.iter()).cloned().collect()))
             }
-            (BinOp::Sub, Value::List(p), Value::List(q)) => Ok(Value::list(multiset_minus(p, q))),
+            (BinOp::Sub, Value::List(p), Value::List(q)) => {
+                self.burn_n(p.len().saturating_mul(q.len().max(1)), &x.span)?;
+                Ok(Value::list(multiset_minus(p, q)))
+            }
             (_, Value::Int(p), Value::Int(q)) => self.arith(op, *p, *q, x),
             _ => Err(self.spec_error(&x.span, format!("cannot apply this operator to {} and {}", l.type_name(), r.type_name()))),
         }
@@ -173,7 +184,10 @@ impl Machine<'_> {
         })
     }
 
-    fn contains(&self, coll: &Value, item: &Value, at: &X) -> Run<bool> {
+    fn contains(&mut self, coll: &Value, item: &Value, at: &X) -> Run<bool> {
+        if let Value::List(l) = coll {
+            self.burn_n(l.len(), &at.span)?;
+        }
         match coll {
             Value::List(l) => Ok(l.contains(item)),
             Value::Map(m) => Ok(m.iter().any(|(k, _)| k == item)),
@@ -228,6 +242,7 @@ impl Machine<'_> {
         if self.depth >= MAX_CALL_DEPTH {
             return Err(self.spec_error(&x.span, format!("helpers call each other more than {MAX_CALL_DEPTH} deep")));
         }
+        self.burn(&x.span)?;
         let mut inner = self.take_frame(func.locals.max(args.len()));
         for (i, a) in args.iter().enumerate() {
             let v = self.eval(a, frame)?;
@@ -244,11 +259,20 @@ impl Machine<'_> {
 
     fn lambda_apply(&mut self, lambda: &X, item: Value, frame: &mut Vec<Value>) -> Run<Value> {
         let E::Lambda(slot, body) = &lambda.e else { return Err(self.spec_error(&lambda.span, "expected `x => ...`".into())) };
+        self.burn(&lambda.span)?;
         bind(frame, *slot, item);
         self.eval(body, frame)
     }
 
+    /// A built-in pays fuel for the items it reads or builds, so that one call in a loop
+    /// cannot do unbounded work for one step.
     fn builtin(&mut self, b: Builtin, args: &[X], frame: &mut Vec<Value>, x: &X) -> Run<Value> {
+        let out = self.builtin_value(b, args, frame, x)?;
+        self.burn_n(weight(&out), &x.span)?;
+        Ok(out)
+    }
+
+    fn builtin_value(&mut self, b: Builtin, args: &[X], frame: &mut Vec<Value>, x: &X) -> Run<Value> {
         let arg = |i: usize| args.get(i).ok_or(());
         let Ok(first) = arg(0) else { return Err(self.spec_error(&x.span, "missing argument".into())) };
         match b {
@@ -278,11 +302,6 @@ impl Machine<'_> {
                 }
                 Ok(by_key(b, keyed))
             }
-            Builtin::Sort => {
-                let mut items = self.list(first, frame)?.as_ref().clone();
-                items.sort();
-                Ok(Value::list(items))
-            }
             Builtin::Reverse => Ok(Value::list(self.list(first, frame)?.iter().rev().cloned().collect())),
             Builtin::First => Ok(self.list(first, frame)?.first().cloned().unwrap_or(Value::Null)),
             Builtin::Last => Ok(self.list(first, frame)?.last().cloned().unwrap_or(Value::Null)),
@@ -294,8 +313,18 @@ impl Machine<'_> {
                 }
                 Ok(Value::list((lo..=hi).map(Value::Int).collect()))
             }
-            Builtin::Distinct => Ok(Value::Bool(first_duplicate(&self.list(first, frame)?).is_none())),
-            Builtin::Dup => Ok(first_duplicate(&self.list(first, frame)?).unwrap_or(Value::Null)),
+            Builtin::Distinct | Builtin::Dup => {
+                let items = self.list(first, frame)?;
+                self.burn_n(items.len(), &x.span)?;
+                let twice = first_duplicate(&items);
+                Ok(if b == Builtin::Distinct { Value::Bool(twice.is_none()) } else { twice.unwrap_or(Value::Null) })
+            }
+            Builtin::Sort => {
+                let mut items = self.list(first, frame)?.as_ref().clone();
+                self.burn_n(items.len(), &x.span)?;
+                items.sort();
+                Ok(Value::list(items))
+            }
             Builtin::Keys => Ok(Value::List(self.list(first, frame)?)),
             Builtin::Values => match self.eval(first, frame)? {
                 Value::Map(m) => Ok(Value::list(m.iter().map(|(_, v)| v.clone()).collect())),
@@ -440,8 +469,20 @@ pub(super) fn multiset_minus(a: &[Value], b: &[Value]) -> Vec<Value> {
     out
 }
 
+/// The first item that repeats an earlier one, in one pass.
 fn first_duplicate(items: &[Value]) -> Option<Value> {
-    items.iter().enumerate().find(|(i, v)| items[..*i].contains(v)).map(|(_, v)| v.clone())
+    let mut seen = std::collections::HashSet::with_capacity(items.len());
+    items.iter().find(|v| !seen.insert(*v)).cloned()
+}
+
+/// The work a value stands for: its items, and those of lists inside it.
+fn weight(v: &Value) -> usize {
+    match v {
+        Value::List(l) => l.len() + l.iter().map(|i| if let Value::List(inner) = i { inner.len() } else { 0 }).sum::<usize>(),
+        Value::Map(m) => m.len(),
+        Value::Str(s) => s.len() / 16,
+        _ => 0,
+    }
 }
 
 /// Every choice of `k` items, in the order of the list.

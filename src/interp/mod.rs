@@ -173,6 +173,17 @@ impl<'p> Machine<'p> {
         Ok(())
     }
 
+    /// Spends fuel for `n` items of work done at once (a built-in building a list).
+    fn burn_n(&mut self, n: usize, span: &Span) -> Run<()> {
+        let n = n as u64;
+        if self.fuel < n {
+            self.fuel = 0;
+            return Err(self.out_of_fuel(span));
+        }
+        self.fuel -= n;
+        Ok(())
+    }
+
     #[cold]
     fn out_of_fuel(&self, span: &Span) -> Stop {
         {
