@@ -49,3 +49,22 @@ fn spec_diagnostics() {
         insta::assert_snapshot!(relative(rendered));
     });
 }
+
+/// A diagnostic about a rules file always points into it.
+#[test]
+fn spec_diagnostics_point_into_the_file() {
+    insta::glob!("../fixtures/spec", "*.rules", |path| {
+        let text = std::fs::read_to_string(path).unwrap();
+        let diags = match shinpan::compile("x.rules", &text) {
+            Err(diags) => diags,
+            Ok(_) => {
+                let tx = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/runaway/endless-loop.yaml");
+                Checker::new(Some(path.display().to_string())).check_path(&tx).spec_errors
+            }
+        };
+        assert!(!diags.is_empty());
+        for d in diags {
+            assert!(d.source.is_some() && !d.labels.is_empty(), "{}: `{}` has no location", path.display(), d.message);
+        }
+    });
+}

@@ -186,13 +186,10 @@ impl<'p> Machine<'p> {
 
     #[cold]
     fn out_of_fuel(&self, span: &Span) -> Stop {
-        {
-            Stop::Spec(Box::new(
-                Diag::new(codes::FUEL, format!("the rules ran {FUEL_PER_EVENT} steps without waiting for an event"))
-                    .label(span.clone(), "still running here")
-                    .help("a loop that never reaches a `choose`, `break` or its end: bound it by a collection or a condition that changes"),
-            ))
-        }
+        let diag = Diag::new(codes::FUEL, format!("the rules ran {FUEL_PER_EVENT} steps without waiting for an event"))
+            .label(span.clone(), "still running here")
+            .help("a loop that never reaches a `choose`, `break` or its end: bound it by a collection or a condition that changes");
+        Stop::Spec(Box::new(self.prog.source.place(diag)))
     }
 
     /// A frame of `size` nulls, from the spare ones when there is one.
