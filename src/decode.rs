@@ -201,11 +201,10 @@ impl Decoder<'_> {
             }
             out.push((key, self.value(v, vy, false)?));
         }
-        if total {
-            if let Some(missing) = self.key_domain(k)?.into_iter().find(|key| !out.iter().any(|(seen, _)| seen == key)) {
+        if total
+            && let Some(missing) = self.key_domain(k)?.into_iter().find(|key| !out.iter().any(|(seen, _)| seen == key)) {
                 return Err(format!("the key {} is missing", crate::interp::show(self.prog, self.players, &missing)));
             }
-        }
         Ok(Value::map(out))
     }
 
@@ -252,16 +251,14 @@ impl Decoder<'_> {
                 }
             }
             (Shape::List(len, item, distinct), Value::List(items)) => {
-                if let Some(want) = self.bound(len.as_ref())? {
-                    if items.len() as i64 != want {
+                if let Some(want) = self.bound(len.as_ref())?
+                    && items.len() as i64 != want {
                         return Err(format!("expected a list of {want}, found {}", items.len()));
                     }
-                }
-                if *distinct {
-                    if let Some((i, _)) = items.iter().enumerate().find(|(i, v)| items[..*i].contains(v)) {
+                if *distinct
+                    && let Some((i, _)) = items.iter().enumerate().find(|(i, v)| items[..*i].contains(v)) {
                         return Err(format!("{} is listed twice", crate::interp::show(self.prog, self.players, &items[i])));
                     }
-                }
                 items.iter().try_for_each(|i| self.within(item, i))?;
             }
             _ => {}

@@ -219,11 +219,10 @@ impl Machine<'_> {
             Value::Card(c) => {
                 let card = &self.prog.cards[*c as usize];
                 let kind = &self.prog.kinds[card.kind as usize];
-                if let Some(Some(slot)) = kind.slots.get(sym as usize) {
-                    if let Some(v) = card.attrs.get(*slot as usize) {
+                if let Some(Some(slot)) = kind.slots.get(sym as usize)
+                    && let Some(v) = card.attrs.get(*slot as usize) {
                         return Ok(v.clone());
                     }
-                }
                 if &**name == "code" {
                     return Ok(Value::Str(card.code.clone()));
                 }
