@@ -22,6 +22,9 @@ enum Global {
     Proc(u16),
 }
 
+/// Declared names of one kind, and how a global of that kind is made from its index.
+type NameGroup<'a> = (Vec<&'a Name>, fn(u16) -> Global);
+
 /// Where a statement stands, for the statements that only make sense in some places.
 #[derive(Clone, Copy, Default)]
 struct Place {
@@ -129,7 +132,7 @@ impl Resolver {
     // ------------------------------------------------------------ declarations
 
     fn declare_globals(&mut self, spec: &ast::Spec) {
-        let groups: Vec<(Vec<&Name>, fn(u16) -> Global)> = vec![
+        let groups: Vec<NameGroup> = vec![
             (spec.params.iter().map(|p| &p.name).collect(), Global::Param),
             (spec.vars.iter().map(|v| &v.name).collect(), Global::Var),
             (spec.enums.iter().map(|e| &e.name).collect(), Global::Enum),
