@@ -18,11 +18,17 @@ pub const MAX_RULES_BYTES: u64 = 4 * 1024 * 1024;
 
 /// Reads a rules file, refusing one too large to be a rules file.
 pub fn read_rules(path: &Path) -> Result<String, String> {
+    read_text(path, MAX_RULES_BYTES)
+}
+
+/// Reads a UTF-8 text file of at most `max` bytes.
+fn read_text(path: &Path, max: u64) -> Result<String, String> {
     let meta = std::fs::metadata(path).map_err(|e| e.to_string())?;
-    if meta.len() > MAX_RULES_BYTES {
-        return Err(format!("the file is larger than {} MiB", MAX_RULES_BYTES / (1024 * 1024)));
+    if meta.len() > max {
+        return Err(format!("the file is larger than {} MiB", max / (1024 * 1024)));
     }
-    std::fs::read_to_string(path).map_err(|e| e.to_string())
+    let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+    String::from_utf8(bytes).map_err(|_| "the file is not UTF-8 text".to_string())
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -65,7 +71,8 @@ pub struct Report {
     /// Diagnostics of a rules file that could not be compiled or misbehaved.
     pub spec_errors: Vec<Diag>,
     pub finished: bool,
-    pub scores: Option<Vec<(String, Value)>>,
+    /// Each player's score in transcript words (JSON), as the contract prints it.
+    pub scores: Option<Vec<(String, serde_json::Value)>>,
     pub winners: Vec<String>,
     pub program: Option<Rc<Program>>,
 }
@@ -87,7 +94,8 @@ impl Checker {
     /// `rules_override` is a built-in name or a path relative to the working directory.
     pub fn new(rules_override: Option<String>) -> Self {
         let rules_override = rules_override.map(|r| {
-            if crate::specs::builtin(&r).is_none() && Path::new(&r).exists() {
+            let path_like = Path::new(&r).exists() || r.ends_with(".rules") || r.contains('/');
+            if crate::specs::builtin(&r).is_none() && path_like {
                 std::path::absolute(&r).map_or(r, |p| p.display().to_string())
             } else {
                 r
@@ -98,7 +106,7 @@ impl Checker {
 
     pub fn check_path(&mut self, path: &Path) -> Report {
         let file = path.display().to_string();
-        let text = match read_limited(path) {
+        let text = match read_text(path, MAX_FILE_BYTES) {
             Ok(t) => t,
             Err(message) => return Report::malformed(&file, Rc::new(String::new()), None, vec![Malformed::new(message)]),
         };
@@ -172,15 +180,6 @@ pub enum Lookup {
     Broken(Vec<Diag>),
 }
 
-fn read_limited(path: &Path) -> Result<String, String> {
-    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read: {e}"))?;
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(format!("the file is larger than {} MiB", MAX_FILE_BYTES / (1024 * 1024)));
-    }
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read: {e}"))?;
-    String::from_utf8(bytes).map_err(|_| "the file is not UTF-8 text".to_string())
-}
-
 fn report(file: &str, text: Rc<String>, rules: Option<String>, program: &Rc<Program>, players: &[String], events: &[crate::interp::Event], outcome: Outcome) -> Report {
     let violations: Vec<Broken> = outcome.violation.iter().map(|v| {
         let event = events.get(v.event);
@@ -198,7 +197,7 @@ fn report(file: &str, text: Rc<String>, rules: Option<String>, program: &Rc<Prog
     }).collect();
     let verdict = if violations.is_empty() { Verdict::Legal } else { Verdict::Illegal };
     let scores = match &outcome.scores {
-        Value::Map(m) => m.iter().map(|(k, v)| (crate::interp::show(program, players, k), v.clone())).collect(),
+        Value::Map(m) => m.iter().map(|(k, v)| (crate::interp::show(program, players, k), crate::render::value_json(program, players, v))).collect(),
         _ => vec![],
     };
     let winners = match &outcome.winners {

@@ -49,19 +49,8 @@ pub fn transcript_text(prog: &Program, p: &Playout) -> String {
 pub fn event_json(prog: &Program, players: &[String], e: &Event) -> Json {
     let mut m = serde_json::Map::new();
     m.insert("by".into(), json!(show(prog, players, &e.actor)));
-    m.insert(prog.actions[e.action as usize].name.clone(), value_json(prog, players, &e.arg));
+    m.insert(prog.actions[e.action as usize].name.clone(), crate::render::value_json(prog, players, &e.arg));
     Json::Object(m)
-}
-
-pub fn value_json(prog: &Program, players: &[String], v: &Value) -> Json {
-    match v {
-        Value::Null => Json::Null,
-        Value::Bool(b) => json!(b),
-        Value::Int(i) => json!(i),
-        Value::List(items) => Json::Array(items.iter().map(|i| value_json(prog, players, i)).collect()),
-        Value::Map(entries) => Json::Object(entries.iter().map(|(k, v)| (show(prog, players, k), value_json(prog, players, v))).collect()),
-        other => json!(show(prog, players, other)),
-    }
 }
 
 /// What is legal where event `prefix.len()` would be judged, after running `prefix`;

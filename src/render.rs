@@ -5,6 +5,8 @@ use serde_json::{json, Map, Value as Json};
 use crate::check::{Report, Verdict};
 use crate::codes;
 use crate::diag::{self, Diag};
+use crate::interp::show;
+use crate::program::Program;
 use crate::value::Value;
 
 /// One JSON object per transcript, keys in the contract's order.
@@ -32,20 +34,22 @@ pub fn json_line(r: &Report) -> String {
     }
     o.insert("finished".into(), json!(r.finished));
     if let Some(scores) = &r.scores {
-        let s: Map<String, Json> = scores.iter().map(|(k, v)| (k.clone(), value_json(v))).collect();
+        let s: Map<String, Json> = scores.iter().cloned().collect();
         o.insert("scores".into(), Json::Object(s));
     }
     o.insert("winners".into(), json!(r.winners));
     Json::Object(o).to_string()
 }
 
-fn value_json(v: &Value) -> Json {
+/// A value in transcript words: players by name, cards by code, maps as objects.
+pub fn value_json(prog: &Program, players: &[String], v: &Value) -> Json {
     match v {
-        Value::Int(i) => json!(i),
-        Value::Bool(b) => json!(b),
         Value::Null => Json::Null,
-        Value::Str(s) => json!(s.to_string()),
-        other => json!(format!("{other:?}")),
+        Value::Bool(b) => json!(b),
+        Value::Int(i) => json!(i),
+        Value::List(items) => Json::Array(items.iter().map(|i| value_json(prog, players, i)).collect()),
+        Value::Map(entries) => Json::Object(entries.iter().map(|(k, v)| (show(prog, players, k), value_json(prog, players, v))).collect()),
+        other => json!(show(prog, players, other)),
     }
 }
 
@@ -87,7 +91,7 @@ fn violation(r: &Report, v: &crate::check::Broken, source: &diag::Source) -> Dia
 /// A one-line summary for a transcript with nothing to report.
 pub fn summary(r: &Report) -> String {
     let scores = r.scores.as_ref().map_or(String::new(), |s| {
-        let parts: Vec<String> = s.iter().map(|(k, v)| format!("{k} {}", value_json(v))).collect();
+        let parts: Vec<String> = s.iter().map(|(k, v)| format!("{k} {v}")).collect();
         format!(", scores: {}", parts.join(", "))
     });
     let winners = if r.finished { format!(", winners: {}", if r.winners.is_empty() { "none".into() } else { r.winners.join(", ") }) } else { String::new() };
