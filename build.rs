@@ -7,13 +7,23 @@ use std::path::Path;
 fn main() {
     println!("cargo:rerun-if-changed=specs");
     let mut names: Vec<String> = std::fs::read_dir("specs")
-        .map(|dir| dir.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "rules")).filter_map(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned())).collect())
+        .map(|dir| {
+            dir.flatten()
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|x| x == "rules"))
+                .filter_map(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned()))
+                .collect()
+        })
         .unwrap_or_default();
     names.sort();
-    let mut out = String::from("/// Built-in rules: (name, text), from `specs/`.\npub const BUILTIN: &[(&str, &str)] = &[\n");
+    let mut out =
+        String::from("/// Built-in rules: (name, text), from `specs/`.\npub const BUILTIN: &[(&str, &str)] = &[\n");
     for name in &names {
         println!("cargo:rerun-if-changed=specs/{name}.rules");
-        let _ = writeln!(out, "    ({name:?}, include_str!(concat!(env!(\"CARGO_MANIFEST_DIR\"), \"/specs/{name}.rules\"))),");
+        let _ = writeln!(
+            out,
+            "    ({name:?}, include_str!(concat!(env!(\"CARGO_MANIFEST_DIR\"), \"/specs/{name}.rules\"))),"
+        );
     }
     out.push_str("];\n");
     let Some(dir) = std::env::var_os("OUT_DIR") else { return };

@@ -31,15 +31,32 @@ fn main() {
         corpus.push(shinpan::play::transcript_text(&prog, &p));
     }
     let secs = start.elapsed().as_secs_f64();
-    println!("{rules} playouts: {games} games of {players} players, {events} events in {secs:.3} s = {:.0} events/s", events as f64 / secs);
+    println!(
+        "{rules} playouts: {games} games of {players} players, {events} events in {secs:.3} s = {:.0} events/s",
+        events as f64 / secs
+    );
 
     let json: Vec<String> = corpus.iter().map(|t| to_json(t)).collect();
     for (label, files) in [("yaml", &corpus), ("json", &json)] {
         let bytes: usize = files.iter().map(String::len).sum();
         let parse = time(|| files.iter().filter(|t| shinpan::transcript::read(t).is_ok()).count());
         let mut checker = Checker::new(None);
-        let check = time(|| files.iter().filter(|t| checker.check_text("bench", (*t).clone(), Path::new(".")).verdict == shinpan::check::Verdict::Legal).count());
-        println!("{label}: {} files, {:.1} MB: parse {:.3} s, check {:.3} s, ratio {:.2}", files.len(), bytes as f64 / 1e6, parse.0, check.0, check.0 / parse.0);
+        let check = time(|| {
+            files
+                .iter()
+                .filter(|t| {
+                    checker.check_text("bench", (*t).clone(), Path::new(".")).verdict == shinpan::check::Verdict::Legal
+                })
+                .count()
+        });
+        println!(
+            "{label}: {} files, {:.1} MB: parse {:.3} s, check {:.3} s, ratio {:.2}",
+            files.len(),
+            bytes as f64 / 1e6,
+            parse.0,
+            check.0,
+            check.0 / parse.0
+        );
         assert_eq!(parse.1, files.len());
         assert_eq!(check.1, files.len(), "every playout checks legal");
     }

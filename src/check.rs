@@ -4,11 +4,11 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
-use crate::decode::{decode, Malformed};
+use crate::decode::{Malformed, decode};
 use crate::diag::Diag;
 use crate::interp::{Machine, Outcome, Source};
 use crate::program::Program;
-use crate::transcript::{read, Yaml};
+use crate::transcript::{Yaml, read};
 use crate::value::Value;
 
 /// Largest transcript file read; larger ones are malformed rather than a memory hazard.
@@ -79,7 +79,19 @@ pub struct Report {
 
 impl Report {
     fn malformed(file: &str, text: Rc<String>, rules: Option<String>, errors: Vec<Malformed>) -> Report {
-        Report { file: file.into(), text, rules, verdict: Verdict::Malformed, violations: vec![], errors, spec_errors: vec![], finished: false, scores: None, winners: vec![], program: None }
+        Report {
+            file: file.into(),
+            text,
+            rules,
+            verdict: Verdict::Malformed,
+            violations: vec![],
+            errors,
+            spec_errors: vec![],
+            finished: false,
+            scores: None,
+            winners: vec![],
+            program: None,
+        }
     }
 }
 
@@ -108,7 +120,9 @@ impl Checker {
         let file = path.display().to_string();
         let text = match read_text(path, MAX_FILE_BYTES) {
             Ok(t) => t,
-            Err(message) => return Report::malformed(&file, Rc::new(String::new()), None, vec![Malformed::new(message)]),
+            Err(message) => {
+                return Report::malformed(&file, Rc::new(String::new()), None, vec![Malformed::new(message)]);
+            }
         };
         let base = path.parent().map(Path::to_path_buf).unwrap_or_default();
         self.check_text(&file, text, &base)
@@ -126,14 +140,28 @@ impl Checker {
         let rules_name = match (&self.rules_override, &raw.rules) {
             (Some(r), _) => r.clone(),
             (None, Some(Yaml::Str(s))) => s.clone(),
-            (None, Some(other)) => return Report::malformed(file, text, None, vec![Malformed::new(format!("`rules` must be a name, not {}", other.kind()))]),
-            (None, None) => return Report::malformed(file, text, None, vec![Malformed::new("the transcript has no `rules`")]),
+            (None, Some(other)) => {
+                return Report::malformed(
+                    file,
+                    text,
+                    None,
+                    vec![Malformed::new(format!("`rules` must be a name, not {}", other.kind()))],
+                );
+            }
+            (None, None) => {
+                return Report::malformed(file, text, None, vec![Malformed::new("the transcript has no `rules`")]);
+            }
         };
         let program = match self.program(&rules_name, base) {
             Ok(p) => p,
             Err(Lookup::Unknown(m)) => return Report::malformed(file, text, Some(rules_name), vec![Malformed::new(m)]),
             Err(Lookup::Broken(diags)) => {
-                let mut r = Report::malformed(file, text, Some(rules_name.clone()), vec![Malformed::new(format!("the rules `{rules_name}` have errors"))]);
+                let mut r = Report::malformed(
+                    file,
+                    text,
+                    Some(rules_name.clone()),
+                    vec![Malformed::new(format!("the rules `{rules_name}` have errors"))],
+                );
                 r.spec_errors = diags;
                 return r;
             }
@@ -144,11 +172,21 @@ impl Checker {
             Err(errors) => return Report::malformed(file, text, rules, errors),
         };
         let events = game.events.clone();
-        let mut machine = Machine::new(&program, game.players.clone(), game.params, Source::Transcript { events: game.events, pos: 0 });
+        let mut machine = Machine::new(
+            &program,
+            game.players.clone(),
+            game.params,
+            Source::Transcript { events: game.events, pos: 0 },
+        );
         match machine.run() {
             Ok(outcome) => report(file, text, rules, &program, &game.players, &events, outcome),
             Err(d) => {
-                let mut r = Report::malformed(file, text, rules, vec![Malformed::new(format!("the rules failed while checking: {}", d.message))]);
+                let mut r = Report::malformed(
+                    file,
+                    text,
+                    rules,
+                    vec![Malformed::new(format!("the rules failed while checking: {}", d.message))],
+                );
                 r.spec_errors = vec![d];
                 r
             }
@@ -161,7 +199,8 @@ impl Checker {
             Some(text) => (name.to_string(), text.to_string(), format!("specs/{name}.rules"), base.to_path_buf()),
             None if name.ends_with(".rules") || name.contains('/') => {
                 let path: PathBuf = if Path::new(name).is_absolute() { name.into() } else { base.join(name) };
-                let text = read_rules(&path).map_err(|e| Lookup::Unknown(format!("cannot read rules file `{}`: {e}", path.display())))?;
+                let text = read_rules(&path)
+                    .map_err(|e| Lookup::Unknown(format!("cannot read rules file `{}`: {e}", path.display())))?;
                 let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
                 (path.display().to_string(), text, path.display().to_string(), dir)
             }
@@ -180,29 +219,56 @@ pub enum Lookup {
     Broken(Vec<Diag>),
 }
 
-fn report(file: &str, text: Rc<String>, rules: Option<String>, program: &Rc<Program>, players: &[String], events: &[crate::interp::Event], outcome: Outcome) -> Report {
-    let violations: Vec<Broken> = outcome.violation.iter().map(|v| {
-        let event = events.get(v.event);
-        let rule = program.rules.get(v.rule as usize);
-        Broken {
-            rule: rule.map_or(String::new(), |r| r.id.clone()),
-            event: v.event,
-            line: event.map_or(0, |e| e.line),
-            message: v.message.clone(),
-            event_span: event.map_or(0..0, |e| e.span.clone()),
-            spec_span: v.spec_span.clone(),
-            rule_text: rule.map_or(String::new(), |r| r.text.clone()),
-            legal: v.legal.clone(),
-        }
-    }).collect();
+fn report(
+    file: &str,
+    text: Rc<String>,
+    rules: Option<String>,
+    program: &Rc<Program>,
+    players: &[String],
+    events: &[crate::interp::Event],
+    outcome: Outcome,
+) -> Report {
+    let violations: Vec<Broken> = outcome
+        .violation
+        .iter()
+        .map(|v| {
+            let event = events.get(v.event);
+            let rule = program.rules.get(v.rule as usize);
+            Broken {
+                rule: rule.map_or(String::new(), |r| r.id.clone()),
+                event: v.event,
+                line: event.map_or(0, |e| e.line),
+                message: v.message.clone(),
+                event_span: event.map_or(0..0, |e| e.span.clone()),
+                spec_span: v.spec_span.clone(),
+                rule_text: rule.map_or(String::new(), |r| r.text.clone()),
+                legal: v.legal.clone(),
+            }
+        })
+        .collect();
     let verdict = if violations.is_empty() { Verdict::Legal } else { Verdict::Illegal };
     let scores = match &outcome.scores {
-        Value::Map(m) => m.iter().map(|(k, v)| (crate::interp::show(program, players, k), crate::render::value_json(program, players, v))).collect(),
+        Value::Map(m) => m
+            .iter()
+            .map(|(k, v)| (crate::interp::show(program, players, k), crate::render::value_json(program, players, v)))
+            .collect(),
         _ => vec![],
     };
     let winners = match &outcome.winners {
         Value::List(l) => l.iter().map(|p| crate::interp::show(program, players, p)).collect(),
         _ => vec![],
     };
-    Report { file: file.into(), text, rules, verdict, violations, errors: vec![], spec_errors: vec![], finished: outcome.finished, scores: Some(scores), winners, program: Some(program.clone()) }
+    Report {
+        file: file.into(),
+        text,
+        rules,
+        verdict,
+        violations,
+        errors: vec![],
+        spec_errors: vec![],
+        finished: outcome.finished,
+        scores: Some(scores),
+        winners,
+        program: Some(program.clone()),
+    }
 }

@@ -3,7 +3,7 @@
 
 use std::rc::Rc;
 
-use crate::interp::{eval_with_params, Event};
+use crate::interp::{Event, eval_with_params};
 use crate::program::{ParamDefault, Program, Shape, X};
 use crate::span::Span;
 use crate::transcript::{RawEvent, RawTranscript, Yaml};
@@ -47,7 +47,9 @@ pub fn decode(prog: &Program, raw: &RawTranscript) -> Result<Game, Vec<Malformed
     for (index, e) in raw_events.iter().enumerate() {
         match decoder.event(index, e) {
             Ok(ev) => events.push(ev),
-            Err(message) if errors.len() < MAX_ERRORS => errors.push(Malformed { message, line: Some(e.line), event: Some(index), span: Some(e.span.clone()) }),
+            Err(message) if errors.len() < MAX_ERRORS => {
+                errors.push(Malformed { message, line: Some(e.line), event: Some(index), span: Some(e.span.clone()) })
+            }
             Err(_) => {}
         }
     }
@@ -60,7 +62,9 @@ fn players(prog: &Program, y: Option<&Yaml>) -> Result<Rc<[String]>, Malformed> 
     };
     let mut names: Vec<String> = vec![];
     for item in items {
-        let Yaml::Str(name) = item else { return Err(Malformed::new(format!("a player name must be a string, not {}", item.kind()))) };
+        let Yaml::Str(name) = item else {
+            return Err(Malformed::new(format!("a player name must be a string, not {}", item.kind())));
+        };
         if !valid_name(name) || name == "table" {
             return Err(Malformed::new(format!("`{name}` is not a valid player name")));
         }
@@ -78,7 +82,8 @@ fn players(prog: &Program, y: Option<&Yaml>) -> Result<Rc<[String]>, Malformed> 
 
 fn valid_name(name: &str) -> bool {
     let mut chars = name.chars();
-    chars.next().is_some_and(|c| c.is_ascii_alphabetic()) && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
 }
 
 /// Each parameter: the transcript's override or the default, then all checked against
@@ -99,7 +104,9 @@ fn params(prog: &Program, players: &Rc<[String]>, variant: Option<&Yaml>) -> Res
     for p in &prog.params {
         let given = overrides.iter().find(|(k, _)| matches!(k, Yaml::Str(s) if *s == p.name)).map(|(_, v)| v);
         let value = match given {
-            Some(y) => Decoder { prog, players, params: &values }.value(&p.shape, y, false).map_err(|m| Malformed::new(format!("variant `{}`: {m}", p.name)))?,
+            Some(y) => Decoder { prog, players, params: &values }
+                .value(&p.shape, y, false)
+                .map_err(|m| Malformed::new(format!("variant `{}`: {m}", p.name)))?,
             None => default(prog, players, &values, &p.default)?,
         };
         values.push(value);
@@ -119,7 +126,8 @@ fn default(prog: &Program, players: &Rc<[String]>, so_far: &[Value], d: &ParamDe
             None => return Err(Malformed::new(format!("no default for {} players", players.len()))),
         },
     };
-    eval_with_params(prog, players.clone(), so_far, x).map_err(|d| Malformed::new(format!("the rules could not compute a default: {}", d.message)))
+    eval_with_params(prog, players.clone(), so_far, x)
+        .map_err(|d| Malformed::new(format!("the rules could not compute a default: {}", d.message)))
 }
 
 struct Decoder<'a> {
@@ -130,19 +138,29 @@ struct Decoder<'a> {
 
 impl Decoder<'_> {
     fn event(&self, index: usize, e: &RawEvent) -> Result<Event, String> {
-        let Yaml::Map(entries) = &e.value else { return Err(format!("an event must be a mapping, not {}", e.value.kind())) };
+        let Yaml::Map(entries) = &e.value else {
+            return Err(format!("an event must be a mapping, not {}", e.value.kind()));
+        };
         let by = e.value.get("by").ok_or("the event has no `by`")?;
         let actor = match by {
             Yaml::Str(s) if s == "table" => Value::Table,
             Yaml::Str(s) => self.player(s).ok_or_else(|| format!("`by: {s}` is neither a player nor `table`"))?,
             other => return Err(format!("`by` must be a name, not {}", other.kind())),
         };
-        let actions: Vec<&(Yaml, Yaml)> = entries.iter().filter(|(k, _)| !matches!(k, Yaml::Str(s) if s == "by" || s == "note")).collect();
+        let actions: Vec<&(Yaml, Yaml)> =
+            entries.iter().filter(|(k, _)| !matches!(k, Yaml::Str(s) if s == "by" || s == "note")).collect();
         let [(key, arg)] = actions.as_slice() else {
-            return Err(format!("an event needs exactly one action besides `by` and `note`, this one has {}", actions.len()));
+            return Err(format!(
+                "an event needs exactly one action besides `by` and `note`, this one has {}",
+                actions.len()
+            ));
         };
         let Yaml::Str(name) = key else { return Err(format!("an action name must be a string, not {}", key.kind())) };
-        let action = *self.prog.action_index.get(name).ok_or_else(|| format!("unknown action `{name}` for `{}`", self.prog.name))?;
+        let action = *self
+            .prog
+            .action_index
+            .get(name)
+            .ok_or_else(|| format!("unknown action `{name}` for `{}`", self.prog.name))?;
         let shape = &self.prog.actions[action as usize].shape;
         let arg = self.value(shape, arg, false).map_err(|m| format!("`{name}`: {m}"))?;
         Ok(Event { actor, action, arg, index, line: e.line, span: e.span.clone() })
@@ -163,12 +181,16 @@ impl Decoder<'_> {
             (Shape::Null, Yaml::Null) => Value::Null,
             (Shape::Literal(l), Yaml::Str(s)) if **l == **s => Value::Str(l.clone()),
             (Shape::Player, Yaml::Str(s)) => self.player(s).ok_or_else(|| format!("unknown player `{s}`"))?,
-            (Shape::Card(k), Yaml::Str(s)) => self.prog.kinds[*k as usize].by_code.get(s).map(|c| Value::Card(*c)).ok_or_else(found)?,
+            (Shape::Card(k), Yaml::Str(s)) => {
+                self.prog.kinds[*k as usize].by_code.get(s).map(|c| Value::Card(*c)).ok_or_else(found)?
+            }
             (Shape::Enum(e), Yaml::Str(s)) => {
                 let variants = &self.prog.enums[*e as usize].variants;
                 variants.iter().position(|v| v == s).map(|i| Value::Enum(*e, i as u16)).ok_or_else(found)?
             }
-            (Shape::List(_, item, _), Yaml::Seq(items)) => Value::list(items.iter().map(|i| self.value(item, i, false)).collect::<Result<_, _>>()?),
+            (Shape::List(_, item, _), Yaml::Seq(items)) => {
+                Value::list(items.iter().map(|i| self.value(item, i, false)).collect::<Result<_, _>>()?)
+            }
             (Shape::Map(k, v, total), Yaml::Map(entries)) => self.map(k, v, *total, entries)?,
             (Shape::Record(fields), Yaml::Map(entries)) => self.record(fields, entries)?,
             (Shape::Union(alts), _) => return self.union(alts, y, key),
@@ -189,7 +211,13 @@ impl Decoder<'_> {
                 Err(_) => {}
             }
         }
-        Err(meant.unwrap_or_else(|| format!("expected {}, found {}", alts.iter().map(|a| self.describe(a)).collect::<Vec<_>>().join(" or "), yaml_words(y))))
+        Err(meant.unwrap_or_else(|| {
+            format!(
+                "expected {}, found {}",
+                alts.iter().map(|a| self.describe(a)).collect::<Vec<_>>().join(" or "),
+                yaml_words(y)
+            )
+        }))
     }
 
     fn map(&self, k: &Shape, v: &Shape, total: bool, entries: &[(Yaml, Yaml)]) -> Result<Value, String> {
@@ -202,9 +230,10 @@ impl Decoder<'_> {
             out.push((key, self.value(v, vy, false)?));
         }
         if total
-            && let Some(missing) = self.key_domain(k)?.into_iter().find(|key| !out.iter().any(|(seen, _)| seen == key)) {
-                return Err(format!("the key {} is missing", crate::interp::show(self.prog, self.players, &missing)));
-            }
+            && let Some(missing) = self.key_domain(k)?.into_iter().find(|key| !out.iter().any(|(seen, _)| seen == key))
+        {
+            return Err(format!("the key {} is missing", crate::interp::show(self.prog, self.players, &missing)));
+        }
         Ok(Value::map(out))
     }
 
@@ -212,7 +241,9 @@ impl Decoder<'_> {
     fn key_domain(&self, k: &Shape) -> Result<Vec<Value>, String> {
         Ok(match k {
             Shape::Player => (0..self.players.len()).map(|i| Value::Player(i as u8)).collect(),
-            Shape::Enum(e) => (0..self.prog.enums[*e as usize].variants.len()).map(|v| Value::Enum(*e, v as u16)).collect(),
+            Shape::Enum(e) => {
+                (0..self.prog.enums[*e as usize].variants.len()).map(|v| Value::Enum(*e, v as u16)).collect()
+            }
             Shape::Bool => vec![Value::Bool(false), Value::Bool(true)],
             Shape::Int(lo, hi) => match (self.bound(lo.as_ref())?, self.bound(hi.as_ref())?) {
                 (Some(lo), Some(hi)) if hi - lo < 10_000 => (lo..=hi).map(Value::Int).collect(),
@@ -232,7 +263,10 @@ impl Decoder<'_> {
         let mut out = vec![];
         for (name, optional, shape) in fields {
             match entries.iter().find(|(k, _)| matches!(k, Yaml::Str(s) if **s == **name)) {
-                Some((_, vy)) => out.push((Value::Str(name.clone()), self.value(shape, vy, false).map_err(|m| format!("`{name}`: {m}"))?)),
+                Some((_, vy)) => out.push((
+                    Value::Str(name.clone()),
+                    self.value(shape, vy, false).map_err(|m| format!("`{name}`: {m}"))?,
+                )),
                 None if *optional => {}
                 None => return Err(format!("missing key `{name}`")),
             }
@@ -247,18 +281,22 @@ impl Decoder<'_> {
                 let lo = self.bound(lo.as_ref())?;
                 let hi = self.bound(hi.as_ref())?;
                 if lo.is_some_and(|lo| *i < lo) || hi.is_some_and(|hi| *i > hi) {
-                    return Err(format!("{i} is outside {}..{}", lo.map_or(String::new(), |l| l.to_string()), hi.map_or(String::new(), |h| h.to_string())));
+                    return Err(format!(
+                        "{i} is outside {}..{}",
+                        lo.map_or(String::new(), |l| l.to_string()),
+                        hi.map_or(String::new(), |h| h.to_string())
+                    ));
                 }
             }
             (Shape::List(len, item, distinct), Value::List(items)) => {
                 if let Some(want) = self.bound(len.as_ref())?
-                    && items.len() as i64 != want {
-                        return Err(format!("expected a list of {want}, found {}", items.len()));
-                    }
-                if *distinct
-                    && let Some((i, _)) = items.iter().enumerate().find(|(i, v)| items[..*i].contains(v)) {
-                        return Err(format!("{} is listed twice", crate::interp::show(self.prog, self.players, &items[i])));
-                    }
+                    && items.len() as i64 != want
+                {
+                    return Err(format!("expected a list of {want}, found {}", items.len()));
+                }
+                if *distinct && let Some((i, _)) = items.iter().enumerate().find(|(i, v)| items[..*i].contains(v)) {
+                    return Err(format!("{} is listed twice", crate::interp::show(self.prog, self.players, &items[i])));
+                }
                 items.iter().try_for_each(|i| self.within(item, i))?;
             }
             _ => {}
@@ -287,7 +325,10 @@ impl Decoder<'_> {
             Shape::Enum(e) => format!("one of {}", self.prog.enums[*e as usize].variants.join(" ")),
             Shape::List(..) => "a list".into(),
             Shape::Map(..) => "a mapping".into(),
-            Shape::Record(fields) => format!("a mapping with {}", fields.iter().map(|(f, ..)| format!("`{f}`")).collect::<Vec<_>>().join(", ")),
+            Shape::Record(fields) => format!(
+                "a mapping with {}",
+                fields.iter().map(|(f, ..)| format!("`{f}`")).collect::<Vec<_>>().join(", ")
+            ),
             Shape::Union(alts) => alts.iter().map(|a| self.describe(a)).collect::<Vec<_>>().join(" or "),
         }
     }

@@ -29,7 +29,9 @@ impl SourceMap {
     /// Attaches the file a diagnostic's first label points into, its spans made local to it.
     pub fn place(&self, mut d: Diag) -> Diag {
         let at = d.span().map_or(0, |s| s.start);
-        let Some((start, source)) = self.segments.iter().rev().find(|(s, _)| *s <= at).or(self.segments.first()) else { return d };
+        let Some((start, source)) = self.segments.iter().rev().find(|(s, _)| *s <= at).or(self.segments.first()) else {
+            return d;
+        };
         for (span, _) in &mut d.labels {
             *span = span.start.saturating_sub(*start)..span.end.saturating_sub(*start);
         }
@@ -116,9 +118,10 @@ impl Diagnostic for Diag {
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
         self.source.as_ref()?;
-        let labels = self.labels.iter().map(|(span, text)| {
-            LabeledSpan::new(Some(text.clone()), span.start, span.end.saturating_sub(span.start))
-        });
+        let labels = self
+            .labels
+            .iter()
+            .map(|(span, text)| LabeledSpan::new(Some(text.clone()), span.start, span.end.saturating_sub(span.start)));
         Some(Box::new(labels))
     }
 

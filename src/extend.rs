@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use crate::ast::Spec;
 use crate::codes;
-use crate::diag::{source, Diag, Source};
+use crate::diag::{Diag, Source, source};
 use crate::span::Name;
 
 /// How many files deep `extends` may go (a cycle ends here too).
@@ -22,7 +22,9 @@ pub fn assemble(label: &str, text: &str, base: &Path, depth: usize) -> Result<(S
     let spec = crate::syntax::parse(text).map_err(|d| d.in_source(&own))?;
     let Some(parent) = spec.extends else { return Ok((text.to_string(), vec![(0, own)])) };
     if depth >= MAX_DEPTH {
-        return Err(Diag::new(codes::MISPLACED, format!("`extends` goes more than {MAX_DEPTH} files deep (a cycle?)")).label(parent.span, "here").in_source(&own));
+        return Err(Diag::new(codes::MISPLACED, format!("`extends` goes more than {MAX_DEPTH} files deep (a cycle?)"))
+            .label(parent.span, "here")
+            .in_source(&own));
     }
     let (parent_label, parent_text, parent_base) = load(&parent, base).map_err(|d| d.in_source(&own))?;
     let (mut combined, mut segments) = assemble(&parent_label, &parent_text, &parent_base, depth + 1)?;
@@ -38,8 +40,10 @@ fn load(parent: &Name, base: &Path) -> Result<(String, String, PathBuf), Diag> {
         return Ok((format!("specs/{}.rules", parent.text), text.to_string(), base.to_path_buf()));
     }
     let path = base.join(&parent.text);
-    let text = crate::check::read_rules(&path)
-        .map_err(|e| Diag::new(codes::UNKNOWN_NAME, format!("cannot read the rules `{}` to extend: {e}", parent.text)).label(parent.span.clone(), "extended here"))?;
+    let text = crate::check::read_rules(&path).map_err(|e| {
+        Diag::new(codes::UNKNOWN_NAME, format!("cannot read the rules `{}` to extend: {e}", parent.text))
+            .label(parent.span.clone(), "extended here")
+    })?;
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
     Ok((path.display().to_string(), text, dir))
 }

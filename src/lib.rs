@@ -45,5 +45,6 @@ pub fn compile_in(label: &str, text: &str, base: &std::path::Path) -> Result<Pro
     if spec.extends.is_some() {
         extend::apply_overrides(&mut spec);
     }
-    resolve::resolve(&spec, &map).map_err(|ds| ds.into_iter().map(|d| if d.source.is_some() { d } else { map.place(d) }).collect())
+    resolve::resolve(&spec, &map)
+        .map_err(|ds| ds.into_iter().map(|d| if d.source.is_some() { d } else { map.place(d) }).collect())
 }

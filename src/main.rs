@@ -93,20 +93,36 @@ fn check(format: Option<Format>, rules: Option<String>, jobs: Option<usize>, pat
         }
     };
     let color = std::io::stdout().is_terminal();
-    let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).clamp(1, files.len().max(1));
+    let jobs = jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .clamp(1, files.len().max(1));
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let mut worst = 0u8;
     let write = |(code, text): (u8, String), worst: &mut u8| {
         *worst = (*worst).max(code);
         writeln!(out, "{text}").is_ok()
     };
-    in_order(&files, jobs, &rules, |checker, file| render_one(&checker.check_path(file), format, color), write, &mut worst);
+    in_order(
+        &files,
+        jobs,
+        &rules,
+        |checker, file| render_one(&checker.check_path(file), format, color),
+        write,
+        &mut worst,
+    );
     worst
 }
 
 /// Checks files on `jobs` threads, each with its own compiled rules, and hands the results
 /// to `emit` in the order of `files`. Only results that finished early wait in memory.
-fn in_order(files: &[PathBuf], jobs: usize, rules: &Option<String>, work: impl Fn(&mut Checker, &Path) -> (u8, String) + Sync, mut emit: impl FnMut((u8, String), &mut u8) -> bool, worst: &mut u8) {
+fn in_order(
+    files: &[PathBuf],
+    jobs: usize,
+    rules: &Option<String>,
+    work: impl Fn(&mut Checker, &Path) -> (u8, String) + Sync,
+    mut emit: impl FnMut((u8, String), &mut u8) -> bool,
+    worst: &mut u8,
+) {
     let next = std::sync::atomic::AtomicUsize::new(0);
     let (send, receive) = std::sync::mpsc::sync_channel::<(usize, (u8, String))>(jobs * 4);
     std::thread::scope(|scope| {

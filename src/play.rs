@@ -3,11 +3,11 @@
 
 use std::rc::Rc;
 
-use serde_json::{json, Value as Json};
+use serde_json::{Value as Json, json};
 
 use crate::decode;
 use crate::diag::Diag;
-use crate::interp::{show, Event, Machine, Outcome, Source};
+use crate::interp::{Event, Machine, Outcome, Source, show};
 use crate::program::Program;
 use crate::rng::Rng;
 use crate::transcript::Yaml;
@@ -55,7 +55,12 @@ pub fn event_json(prog: &Program, players: &[String], e: &Event) -> Json {
 
 /// What is legal where event `prefix.len()` would be judged, after running `prefix`;
 /// `None` when the prefix does not get there legally or passes an optional point.
-pub fn legal_after(prog: &Program, players: Rc<[String]>, params: Vec<Value>, prefix: Vec<Event>) -> Option<Vec<crate::interp::Candidate>> {
+pub fn legal_after(
+    prog: &Program,
+    players: Rc<[String]>,
+    params: Vec<Value>,
+    prefix: Vec<Event>,
+) -> Option<Vec<crate::interp::Candidate>> {
     let source = Source::Probe { events: prefix, pos: 0, legal: None, passed_optional: false };
     let mut machine = Machine::new(prog, players, params, source);
     let outcome = machine.run().ok()?;
@@ -67,13 +72,30 @@ pub fn legal_after(prog: &Program, players: Rc<[String]>, params: Vec<Value>, pr
 
 /// Default parameters for a game of these players.
 pub fn default_game(prog: &Program, players: usize) -> Result<decode::Game, Diag> {
-    let names: Vec<Yaml> = NAMES.iter().cycle().take(players).enumerate().map(|(i, n)| Yaml::Str(if i < NAMES.len() { n.to_string() } else { format!("{n}{i}") })).collect();
-    let raw = crate::transcript::RawTranscript { rules: None, players: Some(Yaml::Seq(names)), variant: None, events: Some(Ok(vec![])) };
-    decode::decode(prog, &raw).map_err(|e| Diag::new(crate::codes::MALFORMED, e.first().map_or(String::new(), |m| m.message.clone())))
+    let names: Vec<Yaml> = NAMES
+        .iter()
+        .cycle()
+        .take(players)
+        .enumerate()
+        .map(|(i, n)| Yaml::Str(if i < NAMES.len() { n.to_string() } else { format!("{n}{i}") }))
+        .collect();
+    let raw = crate::transcript::RawTranscript {
+        rules: None,
+        players: Some(Yaml::Seq(names)),
+        variant: None,
+        events: Some(Ok(vec![])),
+    };
+    decode::decode(prog, &raw)
+        .map_err(|e| Diag::new(crate::codes::MALFORMED, e.first().map_or(String::new(), |m| m.message.clone())))
 }
 
 /// Checks already decoded events (no YAML), as the property tests do.
-pub fn run_events(prog: &Program, players: Rc<[String]>, params: Vec<Value>, events: Vec<Event>) -> Result<Outcome, Diag> {
+pub fn run_events(
+    prog: &Program,
+    players: Rc<[String]>,
+    params: Vec<Value>,
+    events: Vec<Event>,
+) -> Result<Outcome, Diag> {
     Machine::new(prog, players, params, Source::Transcript { events, pos: 0 }).run()
 }
 

@@ -150,8 +150,19 @@ pub enum E {
     Template(Vec<Part>),
     List(Vec<X>),
     Record(Vec<(Value, X)>),
-    Comprehension { body: Box<X>, slot: Slot, slot2: Option<Slot>, coll: Box<X>, cond: Option<Box<X>> },
-    Quantifier { all: bool, slot: Slot, coll: Box<X>, body: Box<X> },
+    Comprehension {
+        body: Box<X>,
+        slot: Slot,
+        slot2: Option<Slot>,
+        coll: Box<X>,
+        cond: Option<Box<X>>,
+    },
+    Quantifier {
+        all: bool,
+        slot: Slot,
+        coll: Box<X>,
+        body: Box<X>,
+    },
     If(Box<X>, Box<X>, Box<X>),
     Not(Box<X>),
     Neg(Box<X>),
@@ -229,11 +240,26 @@ impl X {
     /// The expressions directly inside this one.
     pub fn children(&self) -> Vec<&X> {
         match &self.e {
-            E::Const(_) | E::Local(_) | E::Global(_) | E::Param(_) | E::Players | E::EventsTaken | E::AllCards(_) | E::AllVariants(_) => vec![],
-            E::Template(parts) => parts.iter().filter_map(|p| match p { Part::Expr(x) => Some(x), Part::Text(_) => None }).collect(),
+            E::Const(_)
+            | E::Local(_)
+            | E::Global(_)
+            | E::Param(_)
+            | E::Players
+            | E::EventsTaken
+            | E::AllCards(_)
+            | E::AllVariants(_) => vec![],
+            E::Template(parts) => parts
+                .iter()
+                .filter_map(|p| match p {
+                    Part::Expr(x) => Some(x),
+                    Part::Text(_) => None,
+                })
+                .collect(),
             E::List(items) | E::CallFn(_, items) | E::Builtin(_, items) => items.iter().collect(),
             E::Record(fields) => fields.iter().map(|(_, x)| x).collect(),
-            E::Comprehension { body, coll, cond, .. } => [Some(&**body), Some(&**coll), cond.as_deref()].into_iter().flatten().collect(),
+            E::Comprehension { body, coll, cond, .. } => {
+                [Some(&**body), Some(&**coll), cond.as_deref()].into_iter().flatten().collect()
+            }
             E::Quantifier { coll, body, .. } => vec![coll, body],
             E::If(a, b, c) => vec![a, b, c],
             E::Not(a) | E::Neg(a) | E::Field(a, ..) | E::Lambda(_, a) => vec![a],

@@ -1,6 +1,6 @@
 //! Reports in the two output formats of the contract: JSON Lines and miette diagnostics.
 
-use serde_json::{json, Map, Value as Json};
+use serde_json::{Map, Value as Json, json};
 
 use crate::check::{Report, Verdict};
 use crate::codes;
@@ -16,20 +16,28 @@ pub fn json_line(r: &Report) -> String {
     o.insert("rules".into(), r.rules.as_ref().map_or(Json::Null, |s| json!(s)));
     o.insert("verdict".into(), json!(r.verdict.word()));
     if r.verdict == Verdict::Malformed {
-        let errors: Vec<Json> = r.errors.iter().map(|e| {
-            let mut m = Map::new();
-            m.insert("message".into(), json!(e.message));
-            if let Some(l) = e.line {
-                m.insert("line".into(), json!(l));
-            }
-            if let Some(ev) = e.event {
-                m.insert("event".into(), json!(ev));
-            }
-            Json::Object(m)
-        }).collect();
+        let errors: Vec<Json> = r
+            .errors
+            .iter()
+            .map(|e| {
+                let mut m = Map::new();
+                m.insert("message".into(), json!(e.message));
+                if let Some(l) = e.line {
+                    m.insert("line".into(), json!(l));
+                }
+                if let Some(ev) = e.event {
+                    m.insert("event".into(), json!(ev));
+                }
+                Json::Object(m)
+            })
+            .collect();
         o.insert("errors".into(), Json::Array(errors));
     } else {
-        let v: Vec<Json> = r.violations.iter().map(|v| json!({"rule": v.rule, "event": v.event, "line": v.line, "message": v.message})).collect();
+        let v: Vec<Json> = r
+            .violations
+            .iter()
+            .map(|v| json!({"rule": v.rule, "event": v.event, "line": v.line, "message": v.message}))
+            .collect();
         o.insert("violations".into(), Json::Array(v));
     }
     o.insert("finished".into(), json!(r.finished));
@@ -48,7 +56,9 @@ pub fn value_json(prog: &Program, players: &[String], v: &Value) -> Json {
         Value::Bool(b) => json!(b),
         Value::Int(i) => json!(i),
         Value::List(items) => Json::Array(items.iter().map(|i| value_json(prog, players, i)).collect()),
-        Value::Map(entries) => Json::Object(entries.iter().map(|(k, v)| (show(prog, players, k), value_json(prog, players, v))).collect()),
+        Value::Map(entries) => {
+            Json::Object(entries.iter().map(|(k, v)| (show(prog, players, k), value_json(prog, players, v))).collect())
+        }
         other => json!(show(prog, players, other)),
     }
 }
@@ -73,9 +83,17 @@ fn violation(r: &Report, v: &crate::check::Broken, source: &diag::Source) -> Dia
     let mut d = Diag::new(codes::VIOLATION, format!("rule `{}` broken at event {}: {}", v.rule, v.event, v.message))
         .label(v.event_span.clone(), format!("event {} breaks `{}`", v.event, v.rule))
         .in_source(source);
-    d.help = Some(if v.legal.is_empty() { "nothing is legal here".to_string() } else { format!("legal here: {}", v.legal.join(", ")) });
+    d.help = Some(if v.legal.is_empty() {
+        "nothing is legal here".to_string()
+    } else {
+        format!("legal here: {}", v.legal.join(", "))
+    });
     if let Some(program) = &r.program {
-        let what = if v.rule_text.is_empty() { format!("`{}` is checked here", v.rule) } else { format!("`{}`: {}", v.rule, v.rule_text) };
+        let what = if v.rule_text.is_empty() {
+            format!("`{}` is checked here", v.rule)
+        } else {
+            format!("`{}`: {}", v.rule, v.rule_text)
+        };
         let label = match v.rule.as_str() {
             "unexpected-action" | "after-game-end" => "what may happen here",
             "turn-order" => "who may act here",
@@ -94,6 +112,15 @@ pub fn summary(r: &Report) -> String {
         let parts: Vec<String> = s.iter().map(|(k, v)| format!("{k} {v}")).collect();
         format!(", scores: {}", parts.join(", "))
     });
-    let winners = if r.finished { format!(", winners: {}", if r.winners.is_empty() { "none".into() } else { r.winners.join(", ") }) } else { String::new() };
-    format!("{}: {} ({}{scores}{winners})", r.file, r.verdict.word(), if r.finished { "finished" } else { "not finished" })
+    let winners = if r.finished {
+        format!(", winners: {}", if r.winners.is_empty() { "none".into() } else { r.winners.join(", ") })
+    } else {
+        String::new()
+    };
+    format!(
+        "{}: {} ({}{scores}{winners})",
+        r.file,
+        r.verdict.word(),
+        if r.finished { "finished" } else { "not finished" }
+    )
 }

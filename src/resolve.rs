@@ -60,9 +60,10 @@ pub fn resolve(spec: &ast::Spec, source: &SourceMap) -> Result<Program, Vec<Diag
     };
     let program = r.program(spec, source);
     if r.errors.is_empty()
-        && let Some(program) = program {
-            return Ok(program);
-        }
+        && let Some(program) = program
+    {
+        return Ok(program);
+    }
     r.errors.sort_by_key(|d| d.span().map_or(0, |s| s.start));
     Err(r.errors)
 }
@@ -76,25 +77,42 @@ impl Resolver {
 
     fn program(&mut self, spec: &ast::Spec, source: &SourceMap) -> Option<Program> {
         let name = self.required(spec.game.as_ref().map(|g| g.text.clone()), "game NAME", "the rules need a name");
-        let players = self.required(spec.players.as_ref().map(|p| (p.0, p.1)), "players 3..5", "the rules need a player count");
+        let players =
+            self.required(spec.players.as_ref().map(|p| (p.0, p.1)), "players 3..5", "the rules need a player count");
         self.declare_globals(spec);
         let rules = self.rules(spec);
         let actions = self.actions(spec);
-        let enums = spec.enums.iter().map(|e| EnumInfo { name: e.name.text.clone(), variants: e.variants.iter().map(|v| v.text.clone()).collect() }).collect();
+        let enums = spec
+            .enums
+            .iter()
+            .map(|e| EnumInfo {
+                name: e.name.text.clone(),
+                variants: e.variants.iter().map(|v| v.text.clone()).collect(),
+            })
+            .collect();
         let params = spec.params.iter().map(|p| self.param(p)).collect();
-        let vars = spec.vars.iter().map(|v| Var { name: v.name.text.clone(), per_player: v.per_player, init: self.const_expr(&v.init) }).collect();
+        let vars = spec
+            .vars
+            .iter()
+            .map(|v| Var { name: v.name.text.clone(), per_player: v.per_player, init: self.const_expr(&v.init) })
+            .collect();
         let fns = spec.fns.iter().map(|f| self.func(f)).collect();
         let procs = spec.procs.iter().map(|p| self.proc(p)).collect();
         let (always, always_locals) = self.always(&spec.always);
         let scores = self.top_expr(spec.scores.as_ref(), "scores EXPR");
         let winners = self.top_expr(spec.winners.as_ref(), "winners EXPR");
         let (flow, flow_locals) = self.flow(spec.flow.as_ref());
-        let kinds = spec.cards.iter().map(|c| {
-            let fields: Vec<String> = c.fields.iter().map(|f| f.0.text.clone()).collect();
-            let slots = self.field_names.iter().map(|n| fields.iter().position(|f| f == n).map(|i| i as u16)).collect();
-            let shapes = c.fields.iter().map(|(_, t)| self.shape(t)).collect();
-            Kind { name: c.name.text.clone(), fields, slots, shapes, cards: 0..0, by_code: HashMap::new() }
-        }).collect();
+        let kinds = spec
+            .cards
+            .iter()
+            .map(|c| {
+                let fields: Vec<String> = c.fields.iter().map(|f| f.0.text.clone()).collect();
+                let slots =
+                    self.field_names.iter().map(|n| fields.iter().position(|f| f == n).map(|i| i as u16)).collect();
+                let shapes = c.fields.iter().map(|(_, t)| self.shape(t)).collect();
+                Kind { name: c.name.text.clone(), fields, slots, shapes, cards: 0..0, by_code: HashMap::new() }
+            })
+            .collect();
         let mut program = Program {
             name: name?,
             source: source.clone(),
@@ -124,7 +142,11 @@ impl Resolver {
 
     fn required<T>(&mut self, value: Option<T>, form: &str, message: &str) -> Option<T> {
         if value.is_none() {
-            self.errors.push(Diag::new(codes::MISSING, message.to_string()).label(0..0, "in this file").help(format!("add `{form}`")));
+            self.errors.push(
+                Diag::new(codes::MISSING, message.to_string())
+                    .label(0..0, "in this file")
+                    .help(format!("add `{form}`")),
+            );
         }
         value
     }
@@ -148,8 +170,17 @@ impl Resolver {
     }
 
     fn declare(&mut self, n: &Name, g: Global) {
-        if self.globals.contains_key(&n.text) || n.text == "players" || n.text == "events_taken" || builtins::lookup(&n.text).is_some() {
-            self.error(codes::DUPLICATE, format!("`{}` is declared twice", n.text), n.span.clone(), "declared again here");
+        if self.globals.contains_key(&n.text)
+            || n.text == "players"
+            || n.text == "events_taken"
+            || builtins::lookup(&n.text).is_some()
+        {
+            self.error(
+                codes::DUPLICATE,
+                format!("`{}` is declared twice", n.text),
+                n.span.clone(),
+                "declared again here",
+            );
             return;
         }
         self.globals.insert(n.text.clone(), g);
@@ -157,17 +188,27 @@ impl Resolver {
 
     fn rules(&mut self, spec: &ast::Spec) -> Vec<RuleInfo> {
         let shared = ["after-game-end", "unexpected-action", "turn-order"];
-        let mut out: Vec<RuleInfo> = shared.iter().map(|id| RuleInfo { id: id.to_string(), text: String::new(), span: 0..0 }).collect();
+        let mut out: Vec<RuleInfo> =
+            shared.iter().map(|id| RuleInfo { id: id.to_string(), text: String::new(), span: 0..0 }).collect();
         for id in shared {
             self.rules.insert(id.to_string(), self.rules.len() as u16);
         }
         for rule in &spec.rules {
             if self.rules.contains_key(&rule.id.text) {
-                self.error(codes::DUPLICATE, format!("rule id `{}` is declared twice", rule.id.text), rule.id.span.clone(), "declared again here");
+                self.error(
+                    codes::DUPLICATE,
+                    format!("rule id `{}` is declared twice", rule.id.text),
+                    rule.id.span.clone(),
+                    "declared again here",
+                );
                 continue;
             }
             self.rules.insert(rule.id.text.clone(), out.len() as u16);
-            out.push(RuleInfo { id: rule.id.text.clone(), text: rule.text.clone(), span: rule.id.span.start..rule.id.span.end });
+            out.push(RuleInfo {
+                id: rule.id.text.clone(),
+                text: rule.text.clone(),
+                span: rule.id.span.start..rule.id.span.end,
+            });
         }
         out
     }
@@ -176,7 +217,12 @@ impl Resolver {
         let mut out = vec![];
         for a in &spec.actions {
             if self.actions.contains_key(&a.name.text) {
-                self.error(codes::DUPLICATE, format!("action `{}` is declared twice", a.name.text), a.name.span.clone(), "declared again here");
+                self.error(
+                    codes::DUPLICATE,
+                    format!("action `{}` is declared twice", a.name.text),
+                    a.name.span.clone(),
+                    "declared again here",
+                );
                 continue;
             }
             self.actions.insert(a.name.text.clone(), out.len() as u16);
@@ -190,14 +236,18 @@ impl Resolver {
         let shape = self.shape(&p.ty);
         let default = match &p.default {
             ast::ParamDefault::Expr(e) => ParamDefault::Expr(self.const_expr(e)),
-            ast::ParamDefault::ByPlayers(entries) => ParamDefault::ByPlayers(entries.iter().map(|(n, e)| (*n, self.const_expr(e))).collect()),
+            ast::ParamDefault::ByPlayers(entries) => {
+                ParamDefault::ByPlayers(entries.iter().map(|(n, e)| (*n, self.const_expr(e))).collect())
+            }
         };
         Param { name: p.name.text.clone(), shape, default, span: p.name.span.clone() }
     }
 
     fn shape(&mut self, t: &ast::Ty) -> Shape {
         match &t.kind {
-            TyKind::Int(lo, hi) => Shape::Int(lo.as_ref().map(|e| self.const_expr(e)), hi.as_ref().map(|e| self.const_expr(e))),
+            TyKind::Int(lo, hi) => {
+                Shape::Int(lo.as_ref().map(|e| self.const_expr(e)), hi.as_ref().map(|e| self.const_expr(e)))
+            }
             TyKind::Bool => Shape::Bool,
             TyKind::Str => Shape::Str,
             TyKind::Player => Shape::Player,
@@ -207,13 +257,21 @@ impl Resolver {
                 Some(Global::Kind(k)) => Shape::Card(*k),
                 Some(Global::Enum(e)) => Shape::Enum(*e),
                 _ => {
-                    self.unknown(n, "card kind or enum", self.globals_of(|g| matches!(g, Global::Kind(_) | Global::Enum(_))));
+                    self.unknown(
+                        n,
+                        "card kind or enum",
+                        self.globals_of(|g| matches!(g, Global::Kind(_) | Global::Enum(_))),
+                    );
                     Shape::Null
                 }
             },
-            TyKind::List(len, item, distinct) => Shape::List(len.as_ref().map(|e| self.const_expr(e)), Box::new(self.shape(item)), *distinct),
+            TyKind::List(len, item, distinct) => {
+                Shape::List(len.as_ref().map(|e| self.const_expr(e)), Box::new(self.shape(item)), *distinct)
+            }
             TyKind::Map(k, v, total) => Shape::Map(Box::new(self.shape(k)), Box::new(self.shape(v)), *total),
-            TyKind::Record(fields) => Shape::Record(fields.iter().map(|(n, opt, t)| (Rc::from(n.text.as_str()), *opt, self.shape(t))).collect()),
+            TyKind::Record(fields) => Shape::Record(
+                fields.iter().map(|(n, opt, t)| (Rc::from(n.text.as_str()), *opt, self.shape(t))).collect(),
+            ),
             TyKind::Union(alts) => Shape::Union(alts.iter().map(|a| self.shape(a)).collect()),
         }
     }
@@ -351,7 +409,9 @@ impl Resolver {
                 St::Let(self.bind(n), x)
             }
             StmtKind::Require(cond, rule, message) => self.require(cond, rule, message, s, place),
-            StmtKind::If(c, a, b) => St::If(self.expr(c), self.block(a, place), b.as_ref().map_or(vec![], |b| self.block(b, place))),
+            StmtKind::If(c, a, b) => {
+                St::If(self.expr(c), self.block(a, place), b.as_ref().map_or(vec![], |b| self.block(b, place)))
+            }
             StmtKind::For(v, v2, coll, body) => {
                 let coll = self.expr(coll);
                 let mark = self.push_scope();
@@ -361,18 +421,30 @@ impl Resolver {
                 self.pop_scope(mark);
                 St::For { slot, slot2, coll, body }
             }
-            StmtKind::While(c, body) => St::While(self.expr(c), self.block(body, Place { loops: place.loops + 1, ..place })),
+            StmtKind::While(c, body) => {
+                St::While(self.expr(c), self.block(body, Place { loops: place.loops + 1, ..place }))
+            }
             StmtKind::Loop(body) => St::Loop(self.block(body, Place { loops: place.loops + 1, ..place })),
             StmtKind::Choose(branches, otherwise) => self.choose(branches, otherwise.as_ref(), s, place),
             StmtKind::Break | StmtKind::Continue => {
                 if place.loops == 0 {
-                    self.error(codes::MISPLACED, "`break` and `continue` need an enclosing loop".into(), s.span.clone(), "outside any loop");
+                    self.error(
+                        codes::MISPLACED,
+                        "`break` and `continue` need an enclosing loop".into(),
+                        s.span.clone(),
+                        "outside any loop",
+                    );
                 }
                 if matches!(s.kind, StmtKind::Break) { St::Break } else { St::Continue }
             }
             StmtKind::Again => {
                 if !place.in_branch || place.in_always {
-                    self.error(codes::MISPLACED, "`again` belongs in a branch of a `choose`".into(), s.span.clone(), "not in a branch");
+                    self.error(
+                        codes::MISPLACED,
+                        "`again` belongs in a branch of a `choose`".into(),
+                        s.span.clone(),
+                        "not in a branch",
+                    );
                 }
                 St::Again
             }
@@ -385,8 +457,13 @@ impl Resolver {
 
     fn require(&mut self, cond: &ast::Expr, rule: &Name, message: &ast::Template, s: &ast::Stmt, place: Place) -> St {
         if !place.in_checks {
-            self.error(codes::MISPLACED, "`require` belongs among the checks at the start of a branch".into(), s.span.clone(), "checks must come before the branch changes anything")
-                .help("move the check before the first assignment, or compute what it needs with `let`");
+            self.error(
+                codes::MISPLACED,
+                "`require` belongs among the checks at the start of a branch".into(),
+                s.span.clone(),
+                "checks must come before the branch changes anything",
+            )
+            .help("move the check before the first assignment, or compute what it needs with `let`");
         }
         let rule_ix = match self.rules.get(&rule.text) {
             Some(ix) => *ix,
@@ -399,14 +476,30 @@ impl Resolver {
         St::Require { cond: self.expr(cond), rule: rule_ix, message: self.template(message) }
     }
 
-    fn choose(&mut self, branches: &[ast::Branch], otherwise: Option<&(Option<ast::Expr>, ast::Block)>, s: &ast::Stmt, place: Place) -> St {
+    fn choose(
+        &mut self,
+        branches: &[ast::Branch],
+        otherwise: Option<&(Option<ast::Expr>, ast::Block)>,
+        s: &ast::Stmt,
+        place: Place,
+    ) -> St {
         if place.in_always || place.in_checks {
-            self.error(codes::MISPLACED, "`choose` cannot stand inside a record or a check".into(), s.span.clone(), "here");
+            self.error(
+                codes::MISPLACED,
+                "`choose` cannot stand inside a record or a check".into(),
+                s.span.clone(),
+                "here",
+            );
         }
         let branches = branches.iter().map(|b| self.branch(b, place)).collect();
         let optional_while = otherwise.and_then(|(g, _)| g.as_ref()).map(|g| self.expr(g));
         let otherwise = otherwise.map(|(_, o)| self.block(o, Place { in_branch: false, ..place }));
-        St::Choose(Box::new(Choose { branches, otherwise, optional_while, span: s.span.start..s.span.start + "choose".len() }))
+        St::Choose(Box::new(Choose {
+            branches,
+            otherwise,
+            optional_while,
+            span: s.span.start..s.span.start + "choose".len(),
+        }))
     }
 
     fn branch(&mut self, b: &ast::Branch, place: Place) -> Branch {
@@ -414,7 +507,8 @@ impl Resolver {
             Some(a) => *a,
             None => {
                 let known: Vec<String> = self.actions.keys().cloned().collect();
-                let mut d = Diag::new(codes::UNKNOWN_ACTION, format!("unknown action `{}`", b.action.text)).label(b.action.span.clone(), "not declared with `action`");
+                let mut d = Diag::new(codes::UNKNOWN_ACTION, format!("unknown action `{}`", b.action.text))
+                    .label(b.action.span.clone(), "not declared with `action`");
                 if let Some(best) = did_you_mean(&b.action.text, known.iter().map(|s| s.as_str())) {
                     d = d.help(format!("did you mean `{best}`?"));
                 }
@@ -446,8 +540,13 @@ impl Resolver {
                 self.error(codes::UNREACHABLE, "this can never be reached".into(), s.span.clone(), why);
             }
             if contains_require(s) {
-                self.error(codes::CHECK_AFTER_EFFECT, "a check comes after the branch has changed the state".into(), s.span.clone(), "check after an effect")
-                    .help("checks (`require`) must all come before the first assignment or call");
+                self.error(
+                    codes::CHECK_AFTER_EFFECT,
+                    "a check comes after the branch has changed the state".into(),
+                    s.span.clone(),
+                    "check after an effect",
+                )
+                .help("checks (`require`) must all come before the first assignment or call");
                 continue;
             }
             dead = ends_block(s);
@@ -466,10 +565,14 @@ impl Resolver {
             self.unknown(&lv.root, "variable", vars);
             Target::Local(0)
         };
-        let path = lv.path.iter().map(|a| match a {
-            ast::Accessor::Index(e) => self.expr(e),
-            ast::Accessor::Field(n) => X { e: E::Const(Value::str(&n.text)), span: n.span.clone() },
-        }).collect();
+        let path = lv
+            .path
+            .iter()
+            .map(|a| match a {
+                ast::Accessor::Index(e) => self.expr(e),
+                ast::Accessor::Field(n) => X { e: E::Const(Value::str(&n.text)), span: n.span.clone() },
+            })
+            .collect();
         St::Assign { target, path, op, value: self.expr(value) }
     }
 
@@ -497,7 +600,9 @@ impl Resolver {
             ExprKind::Table => E::Const(Value::Table),
             ExprKind::Name(n) => self.name(n),
             ExprKind::List(items) => E::List(items.iter().map(|i| self.expr(i)).collect()),
-            ExprKind::Record(fields) => E::Record(fields.iter().map(|(n, x)| (Value::str(&n.text), self.expr(x))).collect()),
+            ExprKind::Record(fields) => {
+                E::Record(fields.iter().map(|(n, x)| (Value::str(&n.text), self.expr(x))).collect())
+            }
             ExprKind::Comprehension { body, var, var2, coll, cond } => {
                 let coll = Box::new(self.expr(coll));
                 let mark = self.push_scope();
@@ -521,11 +626,20 @@ impl Resolver {
             ExprKind::Unary(ast::UnOp::Neg, x) => E::Neg(Box::new(self.expr(x))),
             ExprKind::Binary(op, a, b) => E::Binary(*op, Box::new(self.expr(a)), Box::new(self.expr(b))),
             ExprKind::Index(a, i) => E::Index(Box::new(self.expr(a)), Box::new(self.expr(i))),
-            ExprKind::Slice(a, lo, hi) => E::Slice(Box::new(self.expr(a)), lo.as_ref().map(|x| Box::new(self.expr(x))), hi.as_ref().map(|x| Box::new(self.expr(x)))),
+            ExprKind::Slice(a, lo, hi) => E::Slice(
+                Box::new(self.expr(a)),
+                lo.as_ref().map(|x| Box::new(self.expr(x))),
+                hi.as_ref().map(|x| Box::new(self.expr(x))),
+            ),
             ExprKind::Field(base, f) => self.field(base, f),
             ExprKind::Call(n, args) => self.call(n, args, &span),
             ExprKind::Lambda(n, _) => {
-                self.error(codes::MISPLACED, "`x => ...` is only an argument of `max_by`, `min_by`, `sort_by` or `count`".into(), n.span.clone(), "here");
+                self.error(
+                    codes::MISPLACED,
+                    "`x => ...` is only an argument of `max_by`, `min_by`, `sort_by` or `count`".into(),
+                    n.span.clone(),
+                    "here",
+                );
                 E::Const(Value::Null)
             }
         };
@@ -557,9 +671,10 @@ impl Resolver {
     fn field(&mut self, base: &ast::Expr, f: &Name) -> E {
         if let ExprKind::Name(n) = &base.kind
             && self.local(&n.text).is_none()
-                && let Some(Global::Enum(e)) = self.globals.get(&n.text).copied() {
-                    return self.variant(e, f);
-                }
+            && let Some(Global::Enum(e)) = self.globals.get(&n.text).copied()
+        {
+            return self.variant(e, f);
+        }
         let sym = match self.field_names.iter().position(|n| *n == f.text) {
             Some(i) => i,
             None => {
@@ -592,16 +707,30 @@ impl Resolver {
             return E::Const(Value::Null);
         };
         if args.len() != arity {
-            self.error(codes::ARITY, format!("`{}` takes {arity} argument(s), not {}", n.text, args.len()), span.clone(), "wrong number of arguments");
+            self.error(
+                codes::ARITY,
+                format!("`{}` takes {arity} argument(s), not {}", n.text, args.len()),
+                span.clone(),
+                "wrong number of arguments",
+            );
         }
-        let args = args.iter().enumerate().map(|(i, a)| match (&a.kind, lambda && i + 1 == arity) {
-            (ExprKind::Lambda(v, body), true) => self.lambda(v, body, &a.span),
-            (_, true) => {
-                self.error(codes::TYPE_MISMATCH, format!("`{}` wants `x => ...` here", n.text), a.span.clone(), "not a lambda");
-                self.expr(a)
-            }
-            _ => self.expr(a),
-        }).collect();
+        let args = args
+            .iter()
+            .enumerate()
+            .map(|(i, a)| match (&a.kind, lambda && i + 1 == arity) {
+                (ExprKind::Lambda(v, body), true) => self.lambda(v, body, &a.span),
+                (_, true) => {
+                    self.error(
+                        codes::TYPE_MISMATCH,
+                        format!("`{}` wants `x => ...` here", n.text),
+                        a.span.clone(),
+                        "not a lambda",
+                    );
+                    self.expr(a)
+                }
+                _ => self.expr(a),
+            })
+            .collect();
         E::Builtin(builtin, args)
     }
 
@@ -614,10 +743,13 @@ impl Resolver {
     }
 
     fn template(&mut self, t: &ast::Template) -> Vec<Part> {
-        t.parts.iter().map(|p| match p {
-            TemplatePart::Text(s) => Part::Text(s.clone()),
-            TemplatePart::Expr(e) => Part::Expr(self.expr(e)),
-        }).collect()
+        t.parts
+            .iter()
+            .map(|p| match p {
+                TemplatePart::Text(s) => Part::Text(s.clone()),
+                TemplatePart::Expr(e) => Part::Expr(self.expr(e)),
+            })
+            .collect()
     }
 
     // ------------------------------------------------------------ cards
@@ -635,7 +767,12 @@ impl Resolver {
             for (code, attrs, span) in rows {
                 let id = program.cards.len() as u32;
                 if program.kinds[k].by_code.insert(code.clone(), id).is_some() {
-                    self.error(codes::BAD_CARDS, format!("card code `{code}` is given twice in `{}`", decl.name.text), span, "second card with this code");
+                    self.error(
+                        codes::BAD_CARDS,
+                        format!("card code `{code}` is given twice in `{}`", decl.name.text),
+                        span,
+                        "second card with this code",
+                    );
                 }
                 program.cards.push(CardInfo { kind: k as u16, code: Rc::from(code.as_str()), attrs });
             }
@@ -647,19 +784,34 @@ impl Resolver {
         self.card_body(decl, &decl.body, program)
     }
 
-    fn card_body(&mut self, decl: &ast::CardDecl, body: &ast::CardBody, program: &Program) -> Result<Vec<(String, Vec<Value>, Span)>, Diag> {
+    fn card_body(
+        &mut self,
+        decl: &ast::CardDecl,
+        body: &ast::CardBody,
+        program: &Program,
+    ) -> Result<Vec<(String, Vec<Value>, Span)>, Diag> {
         let fields = decl.fields.len();
         match body {
-            ast::CardBody::Rows(rows) => rows.iter().map(|(code, values)| {
-                if values.len() != fields {
-                    return Err(Diag::new(codes::BAD_CARDS, format!("card `{}` has {} value(s) for {fields} attribute(s)", code.text, values.len())).label(code.span.clone(), "here"));
-                }
-                let attrs = values.iter().map(|v| {
-                    let x = self.const_expr(v);
-                    crate::interp::eval_constant(program, &x, &[])
-                }).collect::<Result<Vec<_>, _>>()?;
-                Ok((code.text.clone(), attrs, code.span.clone()))
-            }).collect(),
+            ast::CardBody::Rows(rows) => rows
+                .iter()
+                .map(|(code, values)| {
+                    if values.len() != fields {
+                        return Err(Diag::new(
+                            codes::BAD_CARDS,
+                            format!("card `{}` has {} value(s) for {fields} attribute(s)", code.text, values.len()),
+                        )
+                        .label(code.span.clone(), "here"));
+                    }
+                    let attrs = values
+                        .iter()
+                        .map(|v| {
+                            let x = self.const_expr(v);
+                            crate::interp::eval_constant(program, &x, &[])
+                        })
+                        .collect::<Result<Vec<_>, _>>()?;
+                    Ok((code.text.clone(), attrs, code.span.clone()))
+                })
+                .collect(),
             ast::CardBody::Each { bindings, code } => self.card_product(decl, bindings, code, program),
             ast::CardBody::Both(each, rows) => {
                 let mut all = self.card_body(decl, each, program)?;
@@ -670,33 +822,57 @@ impl Resolver {
     }
 
     /// Every combination of the `each` bindings, in order, the last varying fastest.
-    fn card_product(&mut self, decl: &ast::CardDecl, bindings: &[(Name, ast::Expr)], code: &ast::Expr, program: &Program) -> Result<Vec<(String, Vec<Value>, Span)>, Diag> {
+    fn card_product(
+        &mut self,
+        decl: &ast::CardDecl,
+        bindings: &[(Name, ast::Expr)],
+        code: &ast::Expr,
+        program: &Program,
+    ) -> Result<Vec<(String, Vec<Value>, Span)>, Diag> {
         self.enter_frame();
         let mut domains = vec![];
         for (_, e) in bindings {
             let x = self.expr(e);
             match crate::interp::eval_constant(program, &x, &[])? {
                 Value::List(items) => domains.push(items.as_ref().clone()),
-                other => return Err(Diag::new(codes::TYPE_MISMATCH, format!("`each` needs a list, found {}", other.type_name())).label(e.span.clone(), "not a list")),
+                other => {
+                    return Err(Diag::new(
+                        codes::TYPE_MISMATCH,
+                        format!("`each` needs a list, found {}", other.type_name()),
+                    )
+                    .label(e.span.clone(), "not a list"));
+                }
             }
         }
         for (n, _) in bindings {
             self.bind(n);
         }
         let code_x = self.expr(code);
-        let order: Vec<usize> = decl.fields.iter().map(|(f, _)| bindings.iter().position(|(b, _)| b.text == f.text).ok_or_else(|| {
-            Diag::new(codes::BAD_CARDS, format!("attribute `{}` has no `each` binding", f.text)).label(f.span.clone(), "not bound")
-        })).collect::<Result<_, _>>()?;
+        let order: Vec<usize> = decl
+            .fields
+            .iter()
+            .map(|(f, _)| {
+                bindings.iter().position(|(b, _)| b.text == f.text).ok_or_else(|| {
+                    Diag::new(codes::BAD_CARDS, format!("attribute `{}` has no `each` binding", f.text))
+                        .label(f.span.clone(), "not bound")
+                })
+            })
+            .collect::<Result<_, _>>()?;
         let mut out = vec![];
         let mut counters = vec![0usize; domains.len()];
         if domains.iter().any(|d| d.is_empty()) {
             return Ok(out);
         }
         loop {
-            let values: Vec<Value> = counters.iter().zip(&domains).map(|(i, d)| d.get(*i).cloned().unwrap_or(Value::Null)).collect();
+            let values: Vec<Value> =
+                counters.iter().zip(&domains).map(|(i, d)| d.get(*i).cloned().unwrap_or(Value::Null)).collect();
             let code = crate::interp::eval_constant(program, &code_x, &values)?;
             let text = crate::interp::show_plain(program, &code);
-            out.push((text, order.iter().map(|i| values.get(*i).cloned().unwrap_or(Value::Null)).collect(), decl.name.span.clone()));
+            out.push((
+                text,
+                order.iter().map(|i| values.get(*i).cloned().unwrap_or(Value::Null)).collect(),
+                decl.name.span.clone(),
+            ));
             if !advance(&mut counters, &domains) {
                 return Ok(out);
             }
@@ -719,7 +895,9 @@ fn advance(counters: &mut [usize], domains: &[Vec<Value>]) -> bool {
 fn is_check(s: &ast::Stmt) -> bool {
     match &s.kind {
         StmtKind::Let(..) | StmtKind::Require(..) => true,
-        StmtKind::If(_, a, b) => a.iter().all(is_check) && b.as_ref().is_none_or(|b| b.iter().all(is_check)) && (contains_require(s)),
+        StmtKind::If(_, a, b) => {
+            a.iter().all(is_check) && b.as_ref().is_none_or(|b| b.iter().all(is_check)) && (contains_require(s))
+        }
         StmtKind::For(_, _, _, body) => body.iter().all(is_check) && contains_require(s),
         _ => false,
     }
@@ -728,8 +906,12 @@ fn is_check(s: &ast::Stmt) -> bool {
 fn contains_require(s: &ast::Stmt) -> bool {
     match &s.kind {
         StmtKind::Require(..) => true,
-        StmtKind::If(_, a, b) => a.iter().any(contains_require) || b.as_ref().is_some_and(|b| b.iter().any(contains_require)),
-        StmtKind::For(_, _, _, body) | StmtKind::While(_, body) | StmtKind::Loop(body) => body.iter().any(contains_require),
+        StmtKind::If(_, a, b) => {
+            a.iter().any(contains_require) || b.as_ref().is_some_and(|b| b.iter().any(contains_require))
+        }
+        StmtKind::For(_, _, _, body) | StmtKind::While(_, body) | StmtKind::Loop(body) => {
+            body.iter().any(contains_require)
+        }
         _ => false,
     }
 }
@@ -748,7 +930,10 @@ fn breaks_out(s: &ast::Stmt) -> bool {
     match &s.kind {
         StmtKind::Break => true,
         StmtKind::If(_, a, b) => a.iter().any(breaks_out) || b.as_ref().is_some_and(|b| b.iter().any(breaks_out)),
-        StmtKind::Choose(branches, otherwise) => branches.iter().any(|b| b.body.iter().any(breaks_out)) || otherwise.as_ref().is_some_and(|(_, o)| o.iter().any(breaks_out)),
+        StmtKind::Choose(branches, otherwise) => {
+            branches.iter().any(|b| b.body.iter().any(breaks_out))
+                || otherwise.as_ref().is_some_and(|(_, o)| o.iter().any(breaks_out))
+        }
         _ => false,
     }
 }

@@ -1,8 +1,8 @@
 //! Reading a transcript file: YAML 1.2 (or JSON) into a generic tree, every event with
 //! its location. Game-specific reading (shapes) is in `decode`.
 
-use serde::de::{MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
+use serde::de::{MapAccess, SeqAccess, Visitor};
 use serde_saphyr::Spanned;
 
 use crate::span::Span;
@@ -155,7 +155,8 @@ pub fn read(text: &str) -> Result<RawTranscript, ReadError> {
 
 fn raw_event(e: Spanned<Yaml>, text: &str) -> RawEvent {
     let line = e.referenced.line() as usize;
-    let start = e.referenced.span().byte_offset().map_or_else(|| line_start(text, line), |o| o as usize).min(text.len());
+    let start =
+        e.referenced.span().byte_offset().map_or_else(|| line_start(text, line), |o| o as usize).min(text.len());
     let end = text.get(start..).and_then(|rest| rest.find('\n')).map_or(text.len(), |n| start + n);
     RawEvent { value: e.value, line, span: start..end }
 }

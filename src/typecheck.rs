@@ -6,7 +6,7 @@ use crate::ast::BinOp;
 use crate::builtins::Builtin;
 use crate::codes;
 use crate::diag::Diag;
-use crate::program::{Block, Part, Program, Shape, St, E, X};
+use crate::program::{Block, E, Part, Program, Shape, St, X};
 use crate::value::Value;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -47,10 +47,14 @@ struct Checker<'p> {
 
 pub fn check(prog: &Program) -> Vec<Diag> {
     let mut c = Checker { prog, globals: vec![], locals: vec![], errors: vec![] };
-    c.globals = prog.vars.iter().map(|v| {
-        let t = c.expr(&v.init);
-        if v.per_player { T::Map(Box::new(T::Player), Box::new(t)) } else { widen(t) }
-    }).collect();
+    c.globals = prog
+        .vars
+        .iter()
+        .map(|v| {
+            let t = c.expr(&v.init);
+            if v.per_player { T::Map(Box::new(T::Player), Box::new(t)) } else { widen(t) }
+        })
+        .collect();
     for f in &prog.fns {
         c.locals = vec![T::Unknown; f.locals];
         c.expr(&f.body);
@@ -299,7 +303,8 @@ impl Checker<'_> {
                         _ => T::Unknown,
                     },
                     _ => {
-                        let message = format!("`+` and `-` join two ints or two lists, not {} and {}", l.words(), r.words());
+                        let message =
+                            format!("`+` and `-` join two ints or two lists, not {} and {}", l.words(), r.words());
                         self.mismatch(b, message);
                         T::Unknown
                     }
@@ -348,7 +353,11 @@ impl Checker<'_> {
                 match kind.fields.iter().position(|f| f == &**name) {
                     Some(i) => kind.shapes.get(i).map_or(T::Unknown, of_shape),
                     None => {
-                        let mut d = Diag::new(codes::TYPE_MISMATCH, format!("cards of `{}` have no attribute `{name}`", kind.name)).label(x.span.clone(), "no such attribute");
+                        let mut d = Diag::new(
+                            codes::TYPE_MISMATCH,
+                            format!("cards of `{}` have no attribute `{name}`", kind.name),
+                        )
+                        .label(x.span.clone(), "no such attribute");
                         let names = kind.fields.iter().map(String::as_str).chain(["code"]);
                         if let Some(best) = crate::resolve::did_you_mean(name, names) {
                             d = d.help(format!("did you mean `{best}`?"));
@@ -380,7 +389,13 @@ impl Checker<'_> {
             Builtin::Distinct => T::Bool,
             Builtin::Str | Builtin::Join | Builtin::KindOf => T::Str,
             Builtin::Range => T::List(Box::new(T::Int)),
-            Builtin::First | Builtin::Last | Builtin::Max | Builtin::Min | Builtin::MaxBy | Builtin::MinBy | Builtin::Dup => item,
+            Builtin::First
+            | Builtin::Last
+            | Builtin::Max
+            | Builtin::Min
+            | Builtin::MaxBy
+            | Builtin::MinBy
+            | Builtin::Dup => item,
             Builtin::Sort | Builtin::SortBy | Builtin::Reverse | Builtin::Shuffle | Builtin::Repeat => first,
             Builtin::SeatsFrom | Builtin::SeatsAfter => T::List(Box::new(T::Player)),
             Builtin::NextPlayer => T::Player,
@@ -396,7 +411,9 @@ impl Checker<'_> {
                 T::List(inner) => T::List(inner),
                 _ => T::List(Box::new(T::Unknown)),
             },
-            Builtin::Chunks | Builtin::Permutations | Builtin::Subsets | Builtin::Combinations => T::List(Box::new(first)),
+            Builtin::Chunks | Builtin::Permutations | Builtin::Subsets | Builtin::Combinations => {
+                T::List(Box::new(first))
+            }
             Builtin::ZipMap => {
                 let value = match types.get(1) {
                     Some(T::List(v)) => (**v).clone(),

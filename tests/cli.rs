@@ -4,15 +4,27 @@
 use std::process::Command;
 
 fn shinpan(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_shinpan")).args(args).current_dir(env!("CARGO_MANIFEST_DIR")).output().unwrap();
-    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+    let out = Command::new(env!("CARGO_BIN_EXE_shinpan"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
 
 #[test]
 fn exit_codes_follow_the_contract() {
     assert_eq!(shinpan(&["check", "--format", "json", "fixtures/hangover/legal-annotated.yaml"]).0, 0);
     assert_eq!(shinpan(&["check", "--format", "json", "fixtures/hangover/must-follow.yaml"]).0, 1);
-    assert_eq!(shinpan(&["check", "--format", "json", "fixtures/hangover/must-follow.yaml", "fixtures/malformed/empty.yaml"]).0, 2);
+    assert_eq!(
+        shinpan(&["check", "--format", "json", "fixtures/hangover/must-follow.yaml", "fixtures/malformed/empty.yaml"])
+            .0,
+        2
+    );
     assert_eq!(shinpan(&["check", "--format", "xml", "fixtures/"]).0, 64);
     assert_eq!(shinpan(&["frobnicate"]).0, 64);
     assert_eq!(shinpan(&["check", "no/such/file.yaml"]).0, 64);
@@ -20,17 +32,32 @@ fn exit_codes_follow_the_contract() {
 
 #[test]
 fn json_lines_in_path_order() {
-    let (code, out, _) = shinpan(&["check", "--format", "json", "fixtures/hangover/must-follow.yaml", "fixtures/hangover/legal-annotated.yaml"]);
+    let (code, out, _) = shinpan(&[
+        "check",
+        "--format",
+        "json",
+        "fixtures/hangover/must-follow.yaml",
+        "fixtures/hangover/legal-annotated.yaml",
+    ]);
     assert_eq!(code, 1);
     let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines[0], r#"{"file":"fixtures/hangover/must-follow.yaml","rules":"hangover","verdict":"illegal","violations":[{"rule":"must-follow","event":9,"line":15,"message":"ben played B1 but holds R3^ of the led suit R"}],"finished":false,"scores":{"aki":0,"ben":0,"chie":0},"winners":[]}"#);
-    assert_eq!(lines[1], r#"{"file":"fixtures/hangover/legal-annotated.yaml","rules":"hangover","verdict":"legal","violations":[],"finished":true,"scores":{"aki":7,"ben":3,"chie":0},"winners":["aki"]}"#);
+    assert_eq!(
+        lines[0],
+        r#"{"file":"fixtures/hangover/must-follow.yaml","rules":"hangover","verdict":"illegal","violations":[{"rule":"must-follow","event":9,"line":15,"message":"ben played B1 but holds R3^ of the led suit R"}],"finished":false,"scores":{"aki":0,"ben":0,"chie":0},"winners":[]}"#
+    );
+    assert_eq!(
+        lines[1],
+        r#"{"file":"fixtures/hangover/legal-annotated.yaml","rules":"hangover","verdict":"legal","violations":[],"finished":true,"scores":{"aki":7,"ben":3,"chie":0},"winners":["aki"]}"#
+    );
 }
 
 #[test]
 fn directories_are_searched_and_sorted() {
     let (_, out, _) = shinpan(&["check", "--format", "json", "fixtures/hangover"]);
-    let files: Vec<String> = out.lines().map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["file"].as_str().unwrap().to_string()).collect();
+    let files: Vec<String> = out
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["file"].as_str().unwrap().to_string())
+        .collect();
     let mut sorted = files.clone();
     sorted.sort();
     assert_eq!(files, sorted);
@@ -58,7 +85,10 @@ fn a_rules_file_that_never_waits_is_stopped() {
 #[test]
 fn lint_reports_spec_errors() {
     let (code, out, _) = shinpan(&["lint", "specs/"]);
-    assert_eq!((code, out.trim()), (0, "specs/curtain-call.rules: ok\nspecs/hangover.rules: ok\nspecs/torite-4to6.rules: ok"));
+    assert_eq!(
+        (code, out.trim()),
+        (0, "specs/curtain-call.rules: ok\nspecs/hangover.rules: ok\nspecs/torite-4to6.rules: ok")
+    );
     let (code, out, _) = shinpan(&["lint", "fixtures/spec/unknown-name_1.rules"]);
     assert_eq!(code, 2);
     assert!(out.contains("did you mean `hand`?"), "{out}");

@@ -9,7 +9,10 @@ fn every_rules_block_in_the_language_reference_parses() {
     assert!(blocks.len() >= 8, "expected the reference blocks and the four games, found {}", blocks.len());
     for block in blocks {
         if let Err(d) = shinpan::syntax::parse(block) {
-            panic!("{}\n{block}", shinpan::diag::render_plain(&d.in_source(&shinpan::diag::source("docs/language.md", block))));
+            panic!(
+                "{}\n{block}",
+                shinpan::diag::render_plain(&d.in_source(&shinpan::diag::source("docs/language.md", block)))
+            );
         }
     }
 }
@@ -18,7 +21,11 @@ fn every_rules_block_in_the_language_reference_parses() {
 #[test]
 fn the_excerpts_are_the_shipped_specs() {
     let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/language.md")).unwrap();
-    for (game, first_line) in [("hangover", "proc drunk_check(w, total) {"), ("torite-4to6", "// T7, T17"), ("curtain-call", "// 5.6: the kuroko")] {
+    for (game, first_line) in [
+        ("hangover", "proc drunk_check(w, total) {"),
+        ("torite-4to6", "// T7, T17"),
+        ("curtain-call", "// 5.6: the kuroko"),
+    ] {
         let spec = shinpan::specs::builtin(game).unwrap();
         let start = doc.find(first_line).unwrap_or_else(|| panic!("no excerpt of {game}"));
         let excerpt = &doc[start..start + doc[start..].find("```").unwrap()];

@@ -9,10 +9,13 @@ use shinpan::check::Checker;
 
 fn expectations(dir: &Path) -> Vec<(PathBuf, Json)> {
     let text = std::fs::read_to_string(dir.join("expected.jsonl")).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
-    text.lines().filter(|l| !l.trim().is_empty()).map(|l| {
-        let e: Json = serde_json::from_str(l).unwrap();
-        (dir.join(e["file"].as_str().unwrap()), e)
-    }).collect()
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let e: Json = serde_json::from_str(l).unwrap();
+            (dir.join(e["file"].as_str().unwrap()), e)
+        })
+        .collect()
 }
 
 /// Compares one report with its expectation; returns what differs.
@@ -74,7 +77,11 @@ fn shared_examples_of_every_built_in_game() {
 #[test]
 fn every_fixture_directory() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root).unwrap().map(|e| e.unwrap().path()).filter(|d| d.join("expected.jsonl").is_file()).collect();
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|d| d.join("expected.jsonl").is_file())
+        .collect();
     dirs.sort();
     let names: Vec<String> = dirs.iter().map(|d| d.file_name().unwrap().to_string_lossy().into_owned()).collect();
     assert_eq!(names, ["curtain-call", "hangover", "malformed", "runaway", "torite-4to6", "variants"]);

@@ -24,7 +24,29 @@ fn splice(text: &str, at: usize, len: usize, insert: &str) -> String {
     format!("{}{}{}", &text[..start], insert, &text[end..])
 }
 
-const SALT: &[&str] = &["", "{", "}", "(", ")", "[", "]", "\"", "loop { }", "while true { x = 1 }", "again", "break", "- {by: table}", ": :", "&a *a", "\u{0}", "é", "99999999999999999999", "-", "..", "=>"];
+const SALT: &[&str] = &[
+    "",
+    "{",
+    "}",
+    "(",
+    ")",
+    "[",
+    "]",
+    "\"",
+    "loop { }",
+    "while true { x = 1 }",
+    "again",
+    "break",
+    "- {by: table}",
+    ": :",
+    "&a *a",
+    "\u{0}",
+    "é",
+    "99999999999999999999",
+    "-",
+    "..",
+    "=>",
+];
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]

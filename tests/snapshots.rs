@@ -2,8 +2,6 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "tests and benchmarks fail loudly")]
 //! invalid rules file under fixtures/spec (named after the code it must give).
 
-
-
 use shinpan::check::Checker;
 use shinpan::diag::render_plain;
 
@@ -42,7 +40,11 @@ fn spec_diagnostics() {
             Ok(program) => {
                 let tx = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/runaway/endless-loop.yaml");
                 let report = Checker::new(Some(path.display().to_string())).check_path(&tx);
-                assert!(report.spec_errors.iter().any(|d| d.code.ends_with(code)), "{label} compiles ({}) and does not give `{code}` when run", program.name);
+                assert!(
+                    report.spec_errors.iter().any(|d| d.code.ends_with(code)),
+                    "{label} compiles ({}) and does not give `{code}` when run",
+                    program.name
+                );
                 report.spec_errors.iter().map(render_plain).collect::<String>()
             }
         };

@@ -2,10 +2,10 @@
 
 use std::rc::Rc;
 
-use super::{Machine, Run, MAX_CALL_DEPTH, MAX_ITEMS};
+use super::{MAX_CALL_DEPTH, MAX_ITEMS, Machine, Run};
 use crate::ast::BinOp;
 use crate::builtins::Builtin;
-use crate::program::{Part, E, X};
+use crate::program::{E, Part, X};
 use crate::value::Value;
 
 impl Machine<'_> {
@@ -15,18 +15,38 @@ impl Machine<'_> {
         match &x.e {
             E::Const(v) => Ok(v.clone()),
             E::Local(s) => Ok(frame.get(*s as usize).cloned().unwrap_or(Value::Null)),
-            E::Global(g) => self.globals.get(*g as usize).cloned().ok_or_else(|| self.spec_error(&x.span, "state read before it is set".into())),
-            E::Param(p) => self.params.get(*p as usize).cloned().ok_or_else(|| self.spec_error(&x.span, "a parameter is read before it is set".into())),
+            E::Global(g) => self
+                .globals
+                .get(*g as usize)
+                .cloned()
+                .ok_or_else(|| self.spec_error(&x.span, "state read before it is set".into())),
+            E::Param(p) => self
+                .params
+                .get(*p as usize)
+                .cloned()
+                .ok_or_else(|| self.spec_error(&x.span, "a parameter is read before it is set".into())),
             E::Players => Ok(self.seat_list.clone()),
             E::EventsTaken => Ok(Value::Int(self.taken as i64)),
             E::AllCards(k) => Ok(self.kind_lists.get(*k as usize).cloned().unwrap_or(Value::Null)),
-            E::AllVariants(e) => Ok(Value::list((0..self.prog.enums[*e as usize].variants.len()).map(|v| Value::Enum(*e, v as u16)).collect())),
+            E::AllVariants(e) => Ok(Value::list(
+                (0..self.prog.enums[*e as usize].variants.len()).map(|v| Value::Enum(*e, v as u16)).collect(),
+            )),
             E::Template(parts) => Ok(Value::str(&self.template(parts, frame)?)),
             E::List(items) => Ok(Value::list(items.iter().map(|i| self.eval(i, frame)).collect::<Run<_>>()?)),
-            E::Record(fields) => Ok(Value::map(fields.iter().map(|(k, v)| Ok((k.clone(), self.eval(v, frame)?))).collect::<Run<_>>()?)),
-            E::Comprehension { body, slot, slot2, coll, cond } => self.comprehension(body, *slot, *slot2, coll, cond.as_deref(), frame),
+            E::Record(fields) => {
+                Ok(Value::map(fields.iter().map(|(k, v)| Ok((k.clone(), self.eval(v, frame)?))).collect::<Run<_>>()?))
+            }
+            E::Comprehension { body, slot, slot2, coll, cond } => {
+                self.comprehension(body, *slot, *slot2, coll, cond.as_deref(), frame)
+            }
             E::Quantifier { all, slot, coll, body } => self.quantifier(*all, *slot, coll, body, frame),
-            E::If(c, a, b) => if self.truth(c, frame)? { self.eval(a, frame) } else { self.eval(b, frame) },
+            E::If(c, a, b) => {
+                if self.truth(c, frame)? {
+                    self.eval(a, frame)
+                } else {
+                    self.eval(b, frame)
+                }
+            }
             E::Not(a) => Ok(Value::Bool(!self.truth(a, frame)?)),
             E::Neg(a) => Ok(Value::Int(-self.int(a, frame)?)),
             E::Binary(op, a, b) => self.binary(*op, a, b, frame, x),
@@ -83,7 +103,15 @@ impl Machine<'_> {
         }
     }
 
-    fn comprehension(&mut self, body: &X, slot: u16, slot2: Option<u16>, coll: &X, cond: Option<&X>, frame: &mut Vec<Value>) -> Run<Value> {
+    fn comprehension(
+        &mut self,
+        body: &X,
+        slot: u16,
+        slot2: Option<u16>,
+        coll: &X,
+        cond: Option<&X>,
+        frame: &mut Vec<Value>,
+    ) -> Run<Value> {
         let items = self.entries(coll, slot2.is_some(), frame)?;
         let mut out = Vec::with_capacity(items.len());
         for (a, b) in items {
@@ -93,9 +121,10 @@ impl Machine<'_> {
                 bind(frame, s2, b);
             }
             if let Some(c) = cond
-                && !self.truth(c, frame)? {
-                    continue;
-                }
+                && !self.truth(c, frame)?
+            {
+                continue;
+            }
             out.push(self.eval(body, frame)?);
         }
         Ok(Value::list(out))
@@ -156,14 +185,17 @@ impl Machine<'_> {
                 Ok(Value::list(multiset_minus(p, q)))
             }
             (_, Value::Int(p), Value::Int(q)) => self.arith(op, *p, *q, x),
-            _ => Err(self.spec_error(&x.span, format!("cannot apply this operator to {} and {}", l.type_name(), r.type_name()))),
+            _ => Err(self
+                .spec_error(&x.span, format!("cannot apply this operator to {} and {}", l.type_name(), r.type_name()))),
         }
     }
 
     /// Refuses to build a list or text larger than `MAX_ITEMS`.
     fn size_ok(&self, size: usize, x: &X) -> Run<()> {
         if size > MAX_ITEMS {
-            return Err(self.spec_error(&x.span, format!("the rules build a list or text of more than {MAX_ITEMS} items")));
+            return Err(
+                self.spec_error(&x.span, format!("the rules build a list or text of more than {MAX_ITEMS} items"))
+            );
         }
         Ok(())
     }
@@ -197,7 +229,10 @@ impl Machine<'_> {
 
     pub(super) fn index(&self, base: &Value, key: &Value, x: &X) -> Run<Value> {
         match (base, key) {
-            (Value::List(l), Value::Int(i)) => usize::try_from(*i).ok().and_then(|i| l.get(i)).cloned()
+            (Value::List(l), Value::Int(i)) => usize::try_from(*i)
+                .ok()
+                .and_then(|i| l.get(i))
+                .cloned()
                 .ok_or_else(|| self.spec_error(&x.span, format!("index {i} is outside a list of {}", l.len()))),
             (Value::Map(_), k) => Ok(base.get(k).cloned().unwrap_or(Value::Null)),
             (Value::Null, _) => Err(self.spec_error(&x.span, "indexing null".into())),
@@ -208,8 +243,16 @@ impl Machine<'_> {
     fn slice(&mut self, a: &X, lo: Option<&X>, hi: Option<&X>, frame: &mut Vec<Value>) -> Run<Value> {
         let items = self.list(a, frame)?;
         let len = items.len() as i64;
-        let lo = match lo { Some(x) => self.int(x, frame)?, None => 0 }.clamp(0, len) as usize;
-        let hi = match hi { Some(x) => self.int(x, frame)?, None => len }.clamp(0, len) as usize;
+        let lo = match lo {
+            Some(x) => self.int(x, frame)?,
+            None => 0,
+        }
+        .clamp(0, len) as usize;
+        let hi = match hi {
+            Some(x) => self.int(x, frame)?,
+            None => len,
+        }
+        .clamp(0, len) as usize;
         Ok(Value::list(items.get(lo..hi.max(lo)).unwrap_or(&[]).to_vec()))
     }
 
@@ -220,9 +263,10 @@ impl Machine<'_> {
                 let card = &self.prog.cards[*c as usize];
                 let kind = &self.prog.kinds[card.kind as usize];
                 if let Some(Some(slot)) = kind.slots.get(sym as usize)
-                    && let Some(v) = card.attrs.get(*slot as usize) {
-                        return Ok(v.clone());
-                    }
+                    && let Some(v) = card.attrs.get(*slot as usize)
+                {
+                    return Ok(v.clone());
+                }
                 if &**name == "code" {
                     return Ok(Value::Str(card.code.clone()));
                 }
@@ -257,7 +301,9 @@ impl Machine<'_> {
     }
 
     fn lambda_apply(&mut self, lambda: &X, item: Value, frame: &mut Vec<Value>) -> Run<Value> {
-        let E::Lambda(slot, body) = &lambda.e else { return Err(self.spec_error(&lambda.span, "expected `x => ...`".into())) };
+        let E::Lambda(slot, body) = &lambda.e else {
+            return Err(self.spec_error(&lambda.span, "expected `x => ...`".into()));
+        };
         self.burn(&lambda.span)?;
         bind(frame, *slot, item);
         self.eval(body, frame)
@@ -285,7 +331,9 @@ impl Machine<'_> {
                 let items = self.list(first, frame)?;
                 let mut total: i64 = 0;
                 for v in items.iter() {
-                    let Value::Int(i) = v else { return Err(self.spec_error(&x.span, format!("`sum` of a list holding {}", v.type_name()))) };
+                    let Value::Int(i) = v else {
+                        return Err(self.spec_error(&x.span, format!("`sum` of a list holding {}", v.type_name())));
+                    };
                     total = total.checked_add(*i).ok_or_else(|| self.spec_error(&x.span, "overflow".into()))?;
                 }
                 Ok(Value::Int(total))
@@ -294,7 +342,9 @@ impl Machine<'_> {
             Builtin::Min => Ok(self.list(first, frame)?.iter().min().cloned().unwrap_or(Value::Null)),
             Builtin::MaxBy | Builtin::MinBy | Builtin::SortBy | Builtin::Count => {
                 let items = self.list(first, frame)?;
-                let Some(lambda) = args.get(1) else { return Err(self.spec_error(&x.span, "missing `x => ...`".into())) };
+                let Some(lambda) = args.get(1) else {
+                    return Err(self.spec_error(&x.span, "missing `x => ...`".into()));
+                };
                 let mut keyed = Vec::with_capacity(items.len());
                 for item in items.iter() {
                     keyed.push((self.lambda_apply(lambda, item.clone(), frame)?, item.clone()));
@@ -306,7 +356,10 @@ impl Machine<'_> {
             Builtin::Last => Ok(self.list(first, frame)?.last().cloned().unwrap_or(Value::Null)),
             Builtin::Range => {
                 let lo = self.int(first, frame)?;
-                let hi = match args.get(1) { Some(h) => self.int(h, frame)?, None => lo };
+                let hi = match args.get(1) {
+                    Some(h) => self.int(h, frame)?,
+                    None => lo,
+                };
                 if hi.saturating_sub(lo) > 100_000 {
                     return Err(self.spec_error(&x.span, "a range of more than 100000 numbers".into()));
                 }
@@ -340,7 +393,9 @@ impl Machine<'_> {
                 Ok(Value::list(out))
             }
             Builtin::SeatsFrom | Builtin::SeatsAfter | Builtin::NextPlayer => {
-                let Value::Player(p) = self.eval(first, frame)? else { return Err(self.spec_error(&x.span, "expected a player".into())) };
+                let Value::Player(p) = self.eval(first, frame)? else {
+                    return Err(self.spec_error(&x.span, "expected a player".into()));
+                };
                 Ok(self.seats(b, p))
             }
             Builtin::IndexOf => {
@@ -412,7 +467,16 @@ impl Machine<'_> {
                 if items.len() > 12 {
                     return Err(self.spec_error(&x.span, "`subsets` of more than 12 items".into()));
                 }
-                let subsets = (0u32..1 << items.len()).map(|mask| Value::list(items.iter().enumerate().filter(|(i, _)| mask & (1 << i) != 0).map(|(_, v)| v.clone()).collect()));
+                let subsets = (0u32..1 << items.len()).map(|mask| {
+                    Value::list(
+                        items
+                            .iter()
+                            .enumerate()
+                            .filter(|(i, _)| mask & (1 << i) != 0)
+                            .map(|(_, v)| v.clone())
+                            .collect(),
+                    )
+                });
                 Ok(Value::list(subsets.collect()))
             }
         }
@@ -440,14 +504,20 @@ pub(super) fn bind(frame: &mut Vec<Value>, slot: u16, v: Value) {
 fn by_key(b: Builtin, keyed: Vec<(Value, Value)>) -> Value {
     match b {
         // The first of equal keys wins, so ties resolve in collection order.
-        Builtin::MaxBy => keyed.into_iter().fold(None, |best: Option<(Value, Value)>, (k, v)| match best {
-            Some((bk, bv)) if bk >= k => Some((bk, bv)),
-            _ => Some((k, v)),
-        }).map_or(Value::Null, |(_, v)| v),
-        Builtin::MinBy => keyed.into_iter().fold(None, |best: Option<(Value, Value)>, (k, v)| match best {
-            Some((bk, bv)) if bk <= k => Some((bk, bv)),
-            _ => Some((k, v)),
-        }).map_or(Value::Null, |(_, v)| v),
+        Builtin::MaxBy => keyed
+            .into_iter()
+            .fold(None, |best: Option<(Value, Value)>, (k, v)| match best {
+                Some((bk, bv)) if bk >= k => Some((bk, bv)),
+                _ => Some((k, v)),
+            })
+            .map_or(Value::Null, |(_, v)| v),
+        Builtin::MinBy => keyed
+            .into_iter()
+            .fold(None, |best: Option<(Value, Value)>, (k, v)| match best {
+                Some((bk, bv)) if bk <= k => Some((bk, bv)),
+                _ => Some((k, v)),
+            })
+            .map_or(Value::Null, |(_, v)| v),
         Builtin::Count => Value::Int(keyed.iter().filter(|(k, _)| *k == Value::Bool(true)).count() as i64),
         _ => {
             let mut keyed = keyed;
@@ -477,7 +547,9 @@ fn first_duplicate(items: &[Value]) -> Option<Value> {
 /// The work a value stands for: its items, and those of lists inside it.
 fn weight(v: &Value) -> usize {
     match v {
-        Value::List(l) => l.len() + l.iter().map(|i| if let Value::List(inner) = i { inner.len() } else { 0 }).sum::<usize>(),
+        Value::List(l) => {
+            l.len() + l.iter().map(|i| if let Value::List(inner) = i { inner.len() } else { 0 }).sum::<usize>()
+        }
         Value::Map(m) => m.len(),
         Value::Str(s) => s.len() / 16,
         _ => 0,

@@ -2,9 +2,9 @@
 
 use super::eval::bind;
 use super::legal::Pick;
-use super::{Ctl, Event, Machine, Run, Source, Stop, Violation, FUEL_PER_EVENT};
+use super::{Ctl, Event, FUEL_PER_EVENT, Machine, Run, Source, Stop, Violation};
 use crate::ast::AssignOp;
-use crate::program::{Block, Branch, Choose, St, Target, S, X};
+use crate::program::{Block, Branch, Choose, S, St, Target, X};
 use crate::value::Value;
 
 /// The shared rule ids the engine itself reports, by their index in `Program::rules`.
@@ -31,7 +31,9 @@ impl<'p> Machine<'p> {
                 bind(frame, *slot, v);
             }
             St::Require { .. } => {}
-            St::If(c, a, b) => return if self.truth(c, frame)? { self.exec_block(a, frame) } else { self.exec_block(b, frame) },
+            St::If(c, a, b) => {
+                return if self.truth(c, frame)? { self.exec_block(a, frame) } else { self.exec_block(b, frame) };
+            }
             St::For { slot, slot2, coll, body } => return self.exec_for(*slot, *slot2, coll, body, frame),
             St::While(c, body) => {
                 while self.truth(c, frame)? {
@@ -61,7 +63,14 @@ impl<'p> Machine<'p> {
         Ok(Ctl::Next)
     }
 
-    fn exec_for(&mut self, slot: u16, slot2: Option<u16>, coll: &X, body: &'p Block, frame: &mut Vec<Value>) -> Run<Ctl> {
+    fn exec_for(
+        &mut self,
+        slot: u16,
+        slot2: Option<u16>,
+        coll: &X,
+        body: &'p Block,
+        frame: &mut Vec<Value>,
+    ) -> Run<Ctl> {
         for (a, b) in self.entries(coll, slot2.is_some(), frame)? {
             bind(frame, slot, a);
             if let Some(s2) = slot2 {
@@ -76,7 +85,15 @@ impl<'p> Machine<'p> {
         Ok(Ctl::Next)
     }
 
-    fn assign(&mut self, target: Target, path: &[X], op: AssignOp, value: &X, frame: &mut Vec<Value>, s: &S) -> Run<()> {
+    fn assign(
+        &mut self,
+        target: Target,
+        path: &[X],
+        op: AssignOp,
+        value: &X,
+        frame: &mut Vec<Value>,
+        s: &S,
+    ) -> Run<()> {
         let keys = path.iter().map(|k| self.eval(k, frame)).collect::<Run<Vec<_>>>()?;
         let new = self.eval(value, frame)?;
         let slot = match target {
@@ -210,19 +227,34 @@ impl<'p> Machine<'p> {
             let at = c.map_or(0..0, |c| c.span.clone());
             return self.violate(rule, event, self.not_open_message(event), at, c, frame);
         }
-        let Some((branch, _, ambient)) = named.iter().find(|(_, actors, _)| actors.contains(&event.actor)).map(|t| (t.0, t.1.clone(), t.2)) else {
+        let Some((branch, _, ambient)) =
+            named.iter().find(|(_, actors, _)| actors.contains(&event.actor)).map(|t| (t.0, t.1.clone(), t.2))
+        else {
             let actors: Vec<Value> = named.iter().flat_map(|(_, a, _)| a.iter().cloned()).collect();
-            let message = format!("{} may not take `{}` now; only {} may", self.who(&event.actor), self.prog.actions[event.action as usize].name, self.list_words(&actors));
+            let message = format!(
+                "{} may not take `{}` now; only {} may",
+                self.who(&event.actor),
+                self.prog.actions[event.action as usize].name,
+                self.list_words(&actors)
+            );
             let at = named[0].0.span.start..named[0].0.actors.span.end;
             return self.violate(TURN_ORDER, event, message, at, c, frame);
         };
         let mut own = self.take_frame(self.prog.always_locals);
-        let failed = if ambient { self.run_checks(branch, &event.actor, &event.arg, &mut own)? } else { self.run_checks(branch, &event.actor, &event.arg, frame)? };
+        let failed = if ambient {
+            self.run_checks(branch, &event.actor, &event.arg, &mut own)?
+        } else {
+            self.run_checks(branch, &event.actor, &event.arg, frame)?
+        };
         if let Some((rule, message, at)) = failed {
             return self.violate(rule, event, message, at, c, frame);
         }
         self.consume();
-        let ctl = if ambient { self.exec_block(&branch.effects, &mut own)? } else { self.exec_block(&branch.effects, frame)? };
+        let ctl = if ambient {
+            self.exec_block(&branch.effects, &mut own)?
+        } else {
+            self.exec_block(&branch.effects, frame)?
+        };
         Ok(if ambient || ctl == Ctl::Again { Dispatch::Stay } else { Dispatch::Taken(ctl) })
     }
 
@@ -236,7 +268,15 @@ impl<'p> Machine<'p> {
 
     /// Records the first violation, then lets the game run on as if the transcript had
     /// ended just before the event, so pending outcomes (an `otherwise`) still settle.
-    fn violate(&mut self, rule: u16, event: &Event, message: String, at: crate::span::Span, c: Option<&'p Choose>, frame: &mut Vec<Value>) -> Run<Dispatch> {
+    fn violate(
+        &mut self,
+        rule: u16,
+        event: &Event,
+        message: String,
+        at: crate::span::Span,
+        c: Option<&'p Choose>,
+        frame: &mut Vec<Value>,
+    ) -> Run<Dispatch> {
         let legal = self.legal_descriptions(c, frame)?;
         self.violation = Some(Violation { rule, event: event.index, message, spec_span: at, legal });
         self.draining = true;
@@ -265,13 +305,26 @@ impl<'p> Machine<'p> {
     }
 
     /// Runs a branch's checks with its argument bound; the first failing `require`.
-    pub(super) fn run_checks(&mut self, b: &Branch, actor: &Value, arg: &Value, frame: &mut Vec<Value>) -> Run<Option<(u16, String, crate::span::Span)>> {
+    pub(super) fn run_checks(
+        &mut self,
+        b: &Branch,
+        actor: &Value,
+        arg: &Value,
+        frame: &mut Vec<Value>,
+    ) -> Run<Option<(u16, String, crate::span::Span)>> {
         self.checks_of(b, actor, arg, frame, true)
     }
 
     /// The first failing check; its message is only written when `explain` is set
     /// (listing legal actions needs just pass or fail).
-    pub(super) fn checks_of(&mut self, b: &Branch, actor: &Value, arg: &Value, frame: &mut Vec<Value>, explain: bool) -> Run<Option<(u16, String, crate::span::Span)>> {
+    pub(super) fn checks_of(
+        &mut self,
+        b: &Branch,
+        actor: &Value,
+        arg: &Value,
+        frame: &mut Vec<Value>,
+        explain: bool,
+    ) -> Run<Option<(u16, String, crate::span::Span)>> {
         bind(frame, b.arg, arg.clone());
         if let Some(slot) = b.actor {
             bind(frame, slot, actor.clone());
@@ -311,7 +364,14 @@ impl<'p> Machine<'p> {
         Ok(None)
     }
 
-    fn checks_for(&mut self, slot: u16, slot2: Option<u16>, coll: &X, body: &Block, frame: &mut Vec<Value>) -> Run<Option<(u16, String, crate::span::Span)>> {
+    fn checks_for(
+        &mut self,
+        slot: u16,
+        slot2: Option<u16>,
+        coll: &X,
+        body: &Block,
+        frame: &mut Vec<Value>,
+    ) -> Run<Option<(u16, String, crate::span::Span)>> {
         for (a, b) in self.entries(coll, slot2.is_some(), frame)? {
             bind(frame, slot, a);
             if let Some(s2) = slot2 {
@@ -341,9 +401,14 @@ fn update(root: &mut Value, keys: &[Value], op: AssignOp, new: Value) -> Result<
     };
     match root {
         Value::List(list) => {
-            let Value::Int(i) = key else { return Err(format!("a list index must be an int, not {}", key.type_name())) };
+            let Value::Int(i) = key else {
+                return Err(format!("a list index must be an int, not {}", key.type_name()));
+            };
             let len = list.len();
-            let item = usize::try_from(*i).ok().and_then(|i| std::rc::Rc::make_mut(list).get_mut(i)).ok_or(format!("index {i} is outside a list of {len}"))?;
+            let item = usize::try_from(*i)
+                .ok()
+                .and_then(|i| std::rc::Rc::make_mut(list).get_mut(i))
+                .ok_or(format!("index {i} is outside a list of {len}"))?;
             update(item, rest, op, new)
         }
         Value::Map(map) => {

@@ -26,7 +26,11 @@ pub(super) enum Pick {
 
 impl<'p> Machine<'p> {
     /// Branches open here, with their actors and whether they are `always` records.
-    pub(super) fn open_branches(&mut self, c: Option<&'p Choose>, frame: &mut Vec<Value>) -> Run<Vec<(&'p Branch, Vec<Value>, bool)>> {
+    pub(super) fn open_branches(
+        &mut self,
+        c: Option<&'p Choose>,
+        frame: &mut Vec<Value>,
+    ) -> Run<Vec<(&'p Branch, Vec<Value>, bool)>> {
         let prog = self.prog;
         let mut open = vec![];
         let own = c.map_or(&[][..], |c| &c.branches[..]);
@@ -51,9 +55,10 @@ impl<'p> Machine<'p> {
 
     fn actors_if_open(&mut self, b: &Branch, frame: &mut Vec<Value>) -> Run<Option<Vec<Value>>> {
         if let Some(g) = &b.guard
-            && !self.truth(g, frame)? {
-                return Ok(None);
-            }
+            && !self.truth(g, frame)?
+        {
+            return Ok(None);
+        }
         let actors = match self.eval(&b.actors, frame)? {
             Value::List(l) => l.as_ref().clone(),
             Value::Null => vec![],
@@ -76,7 +81,11 @@ impl<'p> Machine<'p> {
     }
 
     /// Every action that could be tried here, before its checks: open branch, actor, argument.
-    fn candidates(&mut self, c: Option<&'p Choose>, frame: &mut Vec<Value>) -> Run<Vec<(&'p Branch, Value, Value, bool)>> {
+    fn candidates(
+        &mut self,
+        c: Option<&'p Choose>,
+        frame: &mut Vec<Value>,
+    ) -> Run<Vec<(&'p Branch, Value, Value, bool)>> {
         let mut out = vec![];
         let mut scratch = vec![Value::Null; self.prog.always_locals];
         for (b, actors, ambient) in self.open_branches(c, frame)? {
@@ -141,9 +150,14 @@ impl<'p> Machine<'p> {
             Shape::Literal(s) => vec![Value::Str(s.clone())],
             Shape::Player => (0..self.players.len()).map(|i| Value::Player(i as u8)).collect(),
             Shape::Card(k) => self.prog.kinds[*k as usize].cards.clone().map(Value::Card).collect(),
-            Shape::Enum(e) => (0..self.prog.enums[*e as usize].variants.len()).map(|v| Value::Enum(*e, v as u16)).collect(),
+            Shape::Enum(e) => {
+                (0..self.prog.enums[*e as usize].variants.len()).map(|v| Value::Enum(*e, v as u16)).collect()
+            }
             Shape::Int(Some(lo), Some(hi)) => {
-                let (Value::Int(lo), Value::Int(hi)) = (self.eval(lo, &mut vec![])?, self.eval(hi, &mut vec![])?) else { return Ok(None) };
+                let (Value::Int(lo), Value::Int(hi)) = (self.eval(lo, &mut vec![])?, self.eval(hi, &mut vec![])?)
+                else {
+                    return Ok(None);
+                };
                 if hi.saturating_sub(lo) as usize > MAX_DOMAIN {
                     return Ok(None);
                 }
@@ -246,4 +260,3 @@ fn first_membership_check(b: &Branch) -> Option<&crate::program::X> {
     let is_arg = matches!(item.e, crate::program::E::Local(s) if s == b.arg);
     (is_arg && !coll.reads_local(b.arg)).then_some(&**coll)
 }
-

@@ -51,11 +51,23 @@ pub struct Violation {
 
 /// Where events come from: a transcript, or random legal choices.
 pub enum Source {
-    Transcript { events: Vec<Event>, pos: usize },
-    Random { rng: Rng, limit: usize, made: Vec<Event> },
+    Transcript {
+        events: Vec<Event>,
+        pos: usize,
+    },
+    Random {
+        rng: Rng,
+        limit: usize,
+        made: Vec<Event>,
+    },
     /// Runs the events, then records what is legal where the next one would be judged
     /// (`passed_optional`: an optional point was left on the way there).
-    Probe { events: Vec<Event>, pos: usize, legal: Option<Vec<Candidate>>, passed_optional: bool },
+    Probe {
+        events: Vec<Event>,
+        pos: usize,
+        legal: Option<Vec<Candidate>>,
+        passed_optional: bool,
+    },
 }
 
 /// Why running stopped early.
@@ -119,7 +131,24 @@ impl<'p> Machine<'p> {
         };
         let seat_list = Value::list((0..players.len()).map(|i| Value::Player(i as u8)).collect());
         let kind_lists = prog.kinds.iter().map(|k| Value::list(k.cards.clone().map(Value::Card).collect())).collect();
-        Machine { prog, players, params, globals: vec![], finished: false, source, violation: None, draining: false, fuel: FUEL_PER_EVENT, depth: 0, rng, explain: true, taken: 0, seat_list, kind_lists, spare_frames: vec![] }
+        Machine {
+            prog,
+            players,
+            params,
+            globals: vec![],
+            finished: false,
+            source,
+            violation: None,
+            draining: false,
+            fuel: FUEL_PER_EVENT,
+            depth: 0,
+            rng,
+            explain: true,
+            taken: 0,
+            seat_list,
+            kind_lists,
+            spare_frames: vec![],
+        }
     }
 
     /// Runs the flow to the end of the events (or of the game) and reports.
@@ -207,7 +236,9 @@ impl<'p> Machine<'p> {
     }
 
     pub fn spec_error(&self, span: &Span, message: String) -> Stop {
-        Stop::Spec(Box::new(self.prog.source.place(Diag::new(codes::RUNTIME, message).label(span.clone(), "while evaluating this"))))
+        Stop::Spec(Box::new(
+            self.prog.source.place(Diag::new(codes::RUNTIME, message).label(span.clone(), "while evaluating this")),
+        ))
     }
 }
 
@@ -220,7 +251,8 @@ fn stop_diag(s: Stop) -> Diag {
 
 /// Evaluates an expression that needs no game (card attributes, codes) with the given locals.
 pub fn eval_constant(prog: &Program, x: &X, locals: &[Value]) -> Result<Value, Diag> {
-    let mut m = Machine::new(prog, Rc::from(Vec::<String>::new()), vec![], Source::Transcript { events: vec![], pos: 0 });
+    let mut m =
+        Machine::new(prog, Rc::from(Vec::<String>::new()), vec![], Source::Transcript { events: vec![], pos: 0 });
     let mut frame = locals.to_vec();
     frame.resize(frame.len() + 16, Value::Null);
     m.eval(x, &mut frame).map_err(|s| match s {

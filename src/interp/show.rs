@@ -6,9 +6,14 @@ use crate::value::Value;
 pub fn show(prog: &Program, players: &[String], v: &Value) -> String {
     match v {
         Value::Player(p) => players.get(*p as usize).cloned().unwrap_or_else(|| format!("player {p}")),
-        Value::List(items) => format!("[{}]", items.iter().map(|i| show(prog, players, i)).collect::<Vec<_>>().join(", ")),
+        Value::List(items) => {
+            format!("[{}]", items.iter().map(|i| show(prog, players, i)).collect::<Vec<_>>().join(", "))
+        }
         Value::Map(entries) => {
-            let parts: Vec<String> = entries.iter().map(|(k, v)| format!("{}: {}", show(prog, players, k), show(prog, players, v))).collect();
+            let parts: Vec<String> = entries
+                .iter()
+                .map(|(k, v)| format!("{}: {}", show(prog, players, k), show(prog, players, v)))
+                .collect();
             format!("{{{}}}", parts.join(", "))
         }
         other => show_plain(prog, other),
@@ -25,7 +30,9 @@ pub fn show_plain(prog: &Program, v: &Value) -> String {
         Value::Player(p) => format!("player {p}"),
         Value::Table => "table".into(),
         Value::Card(c) => prog.cards.get(*c as usize).map_or("?".into(), |c| c.code.to_string()),
-        Value::Enum(e, i) => prog.enums.get(*e as usize).and_then(|e| e.variants.get(*i as usize)).cloned().unwrap_or_default(),
+        Value::Enum(e, i) => {
+            prog.enums.get(*e as usize).and_then(|e| e.variants.get(*i as usize)).cloned().unwrap_or_default()
+        }
         Value::List(_) | Value::Map(_) => show(prog, &[], v),
     }
 }

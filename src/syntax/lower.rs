@@ -14,7 +14,54 @@ type P<'a> = Pair<'a, Rule>;
 type R<T> = Result<T, Diag>;
 
 fn is_keyword(rule: Rule) -> bool {
-    matches!(rule, Rule::k_game | Rule::k_extends | Rule::k_players | Rule::k_rule | Rule::k_param | Rule::k_by | Rule::k_enum | Rule::k_card | Rule::k_each | Rule::k_code | Rule::k_action | Rule::k_var | Rule::k_per | Rule::k_player | Rule::k_fn | Rule::k_proc | Rule::k_always | Rule::k_scores | Rule::k_winners | Rule::k_flow | Rule::k_int | Rule::k_bool | Rule::k_str | Rule::k_null | Rule::k_list | Rule::k_map | Rule::k_let | Rule::k_require | Rule::k_else | Rule::k_if | Rule::k_then | Rule::k_for | Rule::k_in | Rule::k_while | Rule::k_loop | Rule::k_choose | Rule::k_as | Rule::k_when | Rule::k_choices | Rule::k_otherwise | Rule::k_break | Rule::k_continue | Rule::k_again | Rule::k_finish | Rule::k_where)
+    matches!(
+        rule,
+        Rule::k_game
+            | Rule::k_extends
+            | Rule::k_players
+            | Rule::k_rule
+            | Rule::k_param
+            | Rule::k_by
+            | Rule::k_enum
+            | Rule::k_card
+            | Rule::k_each
+            | Rule::k_code
+            | Rule::k_action
+            | Rule::k_var
+            | Rule::k_per
+            | Rule::k_player
+            | Rule::k_fn
+            | Rule::k_proc
+            | Rule::k_always
+            | Rule::k_scores
+            | Rule::k_winners
+            | Rule::k_flow
+            | Rule::k_int
+            | Rule::k_bool
+            | Rule::k_str
+            | Rule::k_null
+            | Rule::k_list
+            | Rule::k_map
+            | Rule::k_let
+            | Rule::k_require
+            | Rule::k_else
+            | Rule::k_if
+            | Rule::k_then
+            | Rule::k_for
+            | Rule::k_in
+            | Rule::k_while
+            | Rule::k_loop
+            | Rule::k_choose
+            | Rule::k_as
+            | Rule::k_when
+            | Rule::k_choices
+            | Rule::k_otherwise
+            | Rule::k_break
+            | Rule::k_continue
+            | Rule::k_again
+            | Rule::k_finish
+            | Rule::k_where
+    )
 }
 
 /// The children of a pair, keyword tokens left out.
@@ -54,7 +101,11 @@ fn item_into(p: P<'_>, spec: &mut Spec) -> R<()> {
         Rule::game_decl => spec.game = Some(name(next(&mut it, &at)?)),
         Rule::extends_decl => {
             let target = next(&mut it, &at)?;
-            let text = if target.as_rule() == Rule::string { plain_string(target.clone()) } else { target.as_str().to_string() };
+            let text = if target.as_rule() == Rule::string {
+                plain_string(target.clone())
+            } else {
+                target.as_str().to_string()
+            };
             spec.extends = Some(Name { text, span: span(&target) });
         }
         Rule::players_decl => {
@@ -222,7 +273,8 @@ fn ty_atom(p: P<'_>) -> R<Ty> {
                     _ => item = Some(ty_atom(c)?),
                 }
             }
-            let item = item.ok_or_else(|| Diag::new(codes::SYNTAX, "a list type needs its item type").label(at.clone(), "here"))?;
+            let item = item
+                .ok_or_else(|| Diag::new(codes::SYNTAX, "a list type needs its item type").label(at.clone(), "here"))?;
             TyKind::List(len, Box::new(item), distinct)
         }
         Rule::ty_map => {
@@ -310,7 +362,13 @@ fn stmt(p: P<'_>) -> R<Stmt> {
         }
         Rule::call_stmt => {
             let n = name(next(&mut it, &at)?);
-            StmtKind::Call(n, match it.next() { Some(a) => args(a)?, None => vec![] })
+            StmtKind::Call(
+                n,
+                match it.next() {
+                    Some(a) => args(a)?,
+                    None => vec![],
+                },
+            )
         }
         _ => return Err(Diag::new(codes::SYNTAX, "unexpected statement").label(at, "here")),
     };
@@ -454,7 +512,8 @@ fn prefix_chain(p: P<'_>, op: UnOp) -> R<Expr> {
     let at = span(&p);
     let kids: Vec<P<'_>> = kids(p).collect();
     let (ops, rest) = kids.split_at(kids.len().saturating_sub(1));
-    let last = rest.first().cloned().ok_or_else(|| Diag::new(codes::SYNTAX, "missing operand").label(at.clone(), "here"))?;
+    let last =
+        rest.first().cloned().ok_or_else(|| Diag::new(codes::SYNTAX, "missing operand").label(at.clone(), "here"))?;
     let mut e = expr_any(last)?;
     for o in ops.iter().rev() {
         e = Expr { kind: ExprKind::Unary(op, Box::new(e)), span: o.as_span().start()..at.end };
@@ -516,7 +575,13 @@ fn primary(p: P<'_>, at: Span) -> R<Expr> {
         Rule::call => {
             let mut it = kids(p);
             let n = name(next(&mut it, &at)?);
-            ExprKind::Call(n, match it.next() { Some(a) => args(a)?, None => vec![] })
+            ExprKind::Call(
+                n,
+                match it.next() {
+                    Some(a) => args(a)?,
+                    None => vec![],
+                },
+            )
         }
         Rule::lambda => {
             let mut it = kids(p);
@@ -609,7 +674,10 @@ mod tests {
         let listed = include_str!("lower.rs");
         for line in grammar.lines().filter(|l| l.starts_with("k_")) {
             let name = line.split_whitespace().next().unwrap_or_default();
-            assert!(listed.contains(&format!("Rule::{name} ")) || listed.contains(&format!("Rule::{name})")), "{name} is missing from is_keyword");
+            assert!(
+                listed.contains(&format!("Rule::{name} ")) || listed.contains(&format!("Rule::{name})")),
+                "{name} is missing from is_keyword"
+            );
         }
     }
 }

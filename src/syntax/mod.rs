@@ -59,7 +59,7 @@ fn syntax_error(e: &pest::error::Error<Rule>) -> Diag {
                 _ => format!("expected {}", names.join("")),
             }
         }
-                _ => "unexpected input".to_string(),
+        _ => "unexpected input".to_string(),
     };
     Diag::new(codes::SYNTAX, format!("syntax error: {expected}")).label(span, "here")
 }
@@ -80,7 +80,9 @@ fn rule_name(rule: &Rule) -> String {
         Rule::int => "a number".into(),
         Rule::string => "a string".into(),
         Rule::assign_op => "`=`".into(),
-        Rule::cmp_op | Rule::sum_op | Rule::product_op | Rule::concat_op | Rule::or_op | Rule::and_op => "an operator".into(),
+        Rule::cmp_op | Rule::sum_op | Rule::product_op | Rule::concat_op | Rule::or_op | Rule::and_op => {
+            "an operator".into()
+        }
         _ => text.replace('_', " "),
     }
 }
