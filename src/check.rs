@@ -137,7 +137,7 @@ impl Checker {
                 return Report::malformed(file, text, None, vec![m]);
             }
         };
-        let rules_name = match (&self.rules_override, &raw.rules) {
+        let rules_name = match (&self.rules_override, raw.rules.as_ref().map(|l| &l.value)) {
             (Some(r), _) => r.clone(),
             (None, Some(Yaml::Str(s))) => s.clone(),
             (None, Some(other)) => {
@@ -145,7 +145,7 @@ impl Checker {
                     file,
                     text,
                     None,
-                    vec![Malformed::new(format!("`rules` must be a name, not {}", other.kind()))],
+                    vec![Malformed::at(format!("`rules` must be a name, not {}", other.kind()), raw.rules.as_ref())],
                 );
             }
             (None, None) => {
@@ -154,7 +154,10 @@ impl Checker {
         };
         let program = match self.program(&rules_name, base) {
             Ok(p) => p,
-            Err(Lookup::Unknown(m)) => return Report::malformed(file, text, Some(rules_name), vec![Malformed::new(m)]),
+            Err(Lookup::Unknown(m)) => {
+                let at = if self.rules_override.is_some() { None } else { raw.rules.as_ref() };
+                return Report::malformed(file, text, Some(rules_name), vec![Malformed::at(m, at)]);
+            }
             Err(Lookup::Broken(diags)) => {
                 let mut r = Report::malformed(
                     file,

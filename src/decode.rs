@@ -6,7 +6,7 @@ use std::rc::Rc;
 use crate::interp::{Event, eval_with_params};
 use crate::program::{ParamDefault, Program, Shape, X};
 use crate::span::Span;
-use crate::transcript::{RawEvent, RawTranscript, Yaml};
+use crate::transcript::{Located, RawEvent, RawTranscript, Yaml};
 use crate::value::Value;
 
 /// Why a transcript cannot be read as a game.
@@ -22,6 +22,16 @@ impl Malformed {
     pub fn new(message: impl Into<String>) -> Self {
         Malformed { message: message.into(), line: None, event: None, span: None }
     }
+
+    /// An error about a value of the transcript's envelope (`players`, `variant`), at its line.
+    pub fn at(message: impl Into<String>, place: Option<&Located>) -> Self {
+        let mut m = Malformed::new(message);
+        if let Some(p) = place.filter(|p| p.line > 0) {
+            m.line = Some(p.line);
+            m.span = Some(p.span.clone());
+        }
+        m
+    }
 }
 
 pub struct Game {
@@ -34,11 +44,14 @@ pub struct Game {
 const MAX_ERRORS: usize = 20;
 
 pub fn decode(prog: &Program, raw: &RawTranscript) -> Result<Game, Vec<Malformed>> {
-    let players = players(prog, raw.players.as_ref()).map_err(|e| vec![e])?;
-    let params = params(prog, &players, raw.variant.as_ref()).map_err(|e| vec![e])?;
+    let players = players(prog, raw.players.as_ref()).map_err(|m| vec![Malformed::at(m, raw.players.as_ref())])?;
+    let params =
+        params(prog, &players, raw.variant.as_ref()).map_err(|m| vec![Malformed::at(m, raw.variant.as_ref())])?;
     let raw_events = match &raw.events {
         None => return Err(vec![Malformed::new("the transcript has no `events`")]),
-        Some(Err(kind)) => return Err(vec![Malformed::new(format!("`events` must be a list, not {kind}"))]),
+        Some(Err((kind, at))) => {
+            return Err(vec![Malformed::at(format!("`events` must be a list, not {kind}"), Some(at))]);
+        }
         Some(Ok(list)) => list,
     };
     let decoder = Decoder { prog, players: &players, params: &params };
@@ -56,26 +69,27 @@ pub fn decode(prog: &Program, raw: &RawTranscript) -> Result<Game, Vec<Malformed
     if errors.is_empty() { Ok(Game { players, params, events }) } else { Err(errors) }
 }
 
-fn players(prog: &Program, y: Option<&Yaml>) -> Result<Rc<[String]>, Malformed> {
-    let Some(Yaml::Seq(items)) = y else {
-        return Err(Malformed::new("`players` must be a list of names"));
+fn players(prog: &Program, y: Option<&Located>) -> Result<Rc<[String]>, String> {
+    let Some(Yaml::Seq(items)) = y.map(|l| &l.value) else {
+        return Err("`players` must be a list of names".into());
     };
-    let mut names: Vec<String> = vec![];
+    let (lo, hi) = prog.players;
+    if !(lo as usize..=hi as usize).contains(&items.len()) {
+        return Err(format!("`{}` is for {lo} to {hi} players, not {}", prog.name, items.len()));
+    }
+    let mut names: Vec<String> = Vec::with_capacity(items.len());
+    let mut seen = std::collections::HashSet::with_capacity(items.len());
     for item in items {
         let Yaml::Str(name) = item else {
-            return Err(Malformed::new(format!("a player name must be a string, not {}", item.kind())));
+            return Err(format!("a player name must be a string, not {}", item.kind()));
         };
         if !valid_name(name) || name == "table" {
-            return Err(Malformed::new(format!("`{name}` is not a valid player name")));
+            return Err(format!("`{}` is not a valid player name", crate::transcript::cut(name)));
         }
-        if names.contains(name) {
-            return Err(Malformed::new(format!("player `{name}` is listed twice")));
+        if !seen.insert(name.as_str()) {
+            return Err(format!("player `{name}` is listed twice"));
         }
         names.push(name.clone());
-    }
-    let (lo, hi) = prog.players;
-    if (names.len() as u32) < lo || names.len() as u32 > hi {
-        return Err(Malformed::new(format!("`{}` is for {lo} to {hi} players, not {}", prog.name, names.len())));
     }
     Ok(names.into())
 }
@@ -88,16 +102,17 @@ fn valid_name(name: &str) -> bool {
 
 /// Each parameter: the transcript's override or the default, then all checked against
 /// their shapes with every effective value known.
-fn params(prog: &Program, players: &Rc<[String]>, variant: Option<&Yaml>) -> Result<Vec<Value>, Malformed> {
-    let overrides: &[(Yaml, Yaml)] = match variant {
+fn params(prog: &Program, players: &Rc<[String]>, variant: Option<&Located>) -> Result<Vec<Value>, String> {
+    let overrides: &[(Yaml, Yaml)] = match variant.map(|l| &l.value) {
         None | Some(Yaml::Null) => &[],
         Some(Yaml::Map(m)) => m,
-        Some(other) => return Err(Malformed::new(format!("`variant` must be a mapping, not {}", other.kind()))),
+        Some(other) => return Err(format!("`variant` must be a mapping, not {}", other.kind())),
     };
     for (k, _) in overrides {
         let known = matches!(k, Yaml::Str(s) if prog.params.iter().any(|p| &p.name == s));
         if !known {
-            return Err(Malformed::new(format!("`variant` names an unknown parameter {}", yaml_words(k))));
+            let names: Vec<&str> = prog.params.iter().map(|p| p.name.as_str()).collect();
+            return Err(format!("`variant` names an unknown parameter {}{}", yaml_words(k), did_you_mean(k, &names)));
         }
     }
     let mut values: Vec<Value> = vec![];
@@ -106,16 +121,27 @@ fn params(prog: &Program, players: &Rc<[String]>, variant: Option<&Yaml>) -> Res
         let value = match given {
             Some(y) => Decoder { prog, players, params: &values }
                 .value(&p.shape, y, false)
-                .map_err(|m| Malformed::new(format!("variant `{}`: {m}", p.name)))?,
-            None => default(prog, players, &values, &p.default)?,
+                .map_err(|m| format!("variant `{}`: {m}", p.name))?,
+            None => default(prog, players, &values, &p.default).map_err(|m| m.message)?,
         };
         values.push(value);
     }
     let decoder = Decoder { prog, players, params: &values };
     for (p, v) in prog.params.iter().zip(&values) {
-        decoder.within(&p.shape, v).map_err(|m| Malformed::new(format!("variant `{}`: {m}", p.name)))?;
+        decoder.within(&p.shape, v).map_err(|m| format!("variant `{}`: {m}", p.name))?;
     }
     Ok(values)
+}
+
+/// ` (did you mean `x`?)` when a name is close to one of `known`.
+fn did_you_mean(y: &Yaml, known: &[&str]) -> String {
+    let Yaml::Str(s) = y else { return String::new() };
+    known
+        .iter()
+        .map(|k| (strsim::levenshtein(s, k), *k))
+        .filter(|(d, k)| *d <= 2.max(k.len() / 3))
+        .min()
+        .map_or(String::new(), |(_, k)| format!(" (did you mean `{k}`?)"))
 }
 
 fn default(prog: &Program, players: &Rc<[String]>, so_far: &[Value], d: &ParamDefault) -> Result<Value, Malformed> {
@@ -144,7 +170,9 @@ impl Decoder<'_> {
         let by = e.value.get("by").ok_or("the event has no `by`")?;
         let actor = match by {
             Yaml::Str(s) if s == "table" => Value::Table,
-            Yaml::Str(s) => self.player(s).ok_or_else(|| format!("`by: {s}` is neither a player nor `table`"))?,
+            Yaml::Str(s) => self
+                .player(s)
+                .ok_or_else(|| format!("`by: {}` is neither a player nor `table`", crate::transcript::cut(s)))?,
             other => return Err(format!("`by` must be a name, not {}", other.kind())),
         };
         let actions: Vec<&(Yaml, Yaml)> =
@@ -156,11 +184,10 @@ impl Decoder<'_> {
             ));
         };
         let Yaml::Str(name) = key else { return Err(format!("an action name must be a string, not {}", key.kind())) };
-        let action = *self
-            .prog
-            .action_index
-            .get(name)
-            .ok_or_else(|| format!("unknown action `{name}` for `{}`", self.prog.name))?;
+        let action = *self.prog.action_index.get(name).ok_or_else(|| {
+            let known: Vec<&str> = self.prog.actions.iter().map(|a| a.name.as_str()).collect();
+            format!("unknown action {} for `{}`{}", yaml_words(key), self.prog.name, did_you_mean(key, &known))
+        })?;
         let shape = &self.prog.actions[action as usize].shape;
         let arg = self.value(shape, arg, false).map_err(|m| format!("`{name}`: {m}"))?;
         Ok(Event { actor, action, arg, index, line: e.line, span: e.span.clone() })
@@ -180,7 +207,9 @@ impl Decoder<'_> {
             (Shape::Str, Yaml::Str(s)) => Value::str(s),
             (Shape::Null, Yaml::Null) => Value::Null,
             (Shape::Literal(l), Yaml::Str(s)) if **l == **s => Value::Str(l.clone()),
-            (Shape::Player, Yaml::Str(s)) => self.player(s).ok_or_else(|| format!("unknown player `{s}`"))?,
+            (Shape::Player, Yaml::Str(s)) => {
+                self.player(s).ok_or_else(|| format!("unknown player `{}`", crate::transcript::cut(s)))?
+            }
             (Shape::Card(k), Yaml::Str(s)) => {
                 self.prog.kinds[*k as usize].by_code.get(s).map(|c| Value::Card(*c)).ok_or_else(found)?
             }
@@ -347,7 +376,7 @@ fn same_form(shape: &Shape, y: &Yaml) -> bool {
 
 fn yaml_words(y: &Yaml) -> String {
     match y {
-        Yaml::Str(s) => format!("`{s}`"),
+        Yaml::Str(s) => format!("`{}`", crate::transcript::cut(s)),
         Yaml::Int(i) => format!("`{i}`"),
         Yaml::Bool(b) => format!("`{b}`"),
         other => other.kind().to_string(),

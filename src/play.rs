@@ -79,12 +79,9 @@ pub fn default_game(prog: &Program, players: usize) -> Result<decode::Game, Diag
         .enumerate()
         .map(|(i, n)| Yaml::Str(if i < NAMES.len() { n.to_string() } else { format!("{n}{i}") }))
         .collect();
-    let raw = crate::transcript::RawTranscript {
-        rules: None,
-        players: Some(Yaml::Seq(names)),
-        variant: None,
-        events: Some(Ok(vec![])),
-    };
+    let players = crate::transcript::Located { value: Yaml::Seq(names), line: 0, span: 0..0 };
+    let raw =
+        crate::transcript::RawTranscript { players: Some(players), events: Some(Ok(vec![])), ..Default::default() };
     decode::decode(prog, &raw)
         .map_err(|e| Diag::new(crate::codes::MALFORMED, e.first().map_or(String::new(), |m| m.message.clone())))
 }

@@ -1,9 +1,17 @@
-//! Reading a transcript file: YAML 1.2 (or JSON) into a generic tree, every event with
-//! its location. Game-specific reading (shapes) is in `decode`.
+//! Reading a transcript file: YAML 1.2 (JSON is YAML too) into a generic tree, with the
+//! location of every event and of `rules`, `players` and `variant`. Game-specific reading
+//! (shapes) is in `decode`.
+//!
+//! The tree is built from the events of granit-parser (the parser under serde-saphyr) rather
+//! than through serde, because serde's typeless inference is not the YAML 1.2 core schema
+//! (it reads `0777` as a float and `0b101` as an integer) and hides whether a scalar was
+//! quoted. Here every plain scalar is resolved exactly as the core schema says, and every
+//! limit and message is our own.
 
-use serde::Deserialize;
-use serde::de::{MapAccess, SeqAccess, Visitor};
-use serde_saphyr::Spanned;
+use std::borrow::Cow;
+use std::collections::{HashMap, HashSet};
+
+use granit_parser::{Event, Parser, ScalarStyle, Tag};
 
 use crate::span::Span;
 
@@ -17,62 +25,6 @@ pub enum Yaml {
     Str(String),
     Seq(Vec<Yaml>),
     Map(Vec<(Yaml, Yaml)>),
-}
-
-impl<'de> Deserialize<'de> for Yaml {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_any(YamlVisitor)
-    }
-}
-
-struct YamlVisitor;
-
-impl<'de> Visitor<'de> for YamlVisitor {
-    type Value = Yaml;
-    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str("a YAML value")
-    }
-    fn visit_unit<E>(self) -> Result<Yaml, E> {
-        Ok(Yaml::Null)
-    }
-    fn visit_none<E>(self) -> Result<Yaml, E> {
-        Ok(Yaml::Null)
-    }
-    fn visit_some<D: serde::Deserializer<'de>>(self, d: D) -> Result<Yaml, D::Error> {
-        Yaml::deserialize(d)
-    }
-    fn visit_bool<E>(self, b: bool) -> Result<Yaml, E> {
-        Ok(Yaml::Bool(b))
-    }
-    fn visit_i64<E>(self, i: i64) -> Result<Yaml, E> {
-        Ok(Yaml::Int(i))
-    }
-    fn visit_u64<E: serde::de::Error>(self, i: u64) -> Result<Yaml, E> {
-        i64::try_from(i).map(Yaml::Int).map_err(|_| E::custom("integer too large"))
-    }
-    fn visit_f64<E>(self, f: f64) -> Result<Yaml, E> {
-        Ok(Yaml::Float(f))
-    }
-    fn visit_str<E>(self, s: &str) -> Result<Yaml, E> {
-        Ok(Yaml::Str(s.to_string()))
-    }
-    fn visit_string<E>(self, s: String) -> Result<Yaml, E> {
-        Ok(Yaml::Str(s))
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut a: A) -> Result<Yaml, A::Error> {
-        let mut items = vec![];
-        while let Some(x) = a.next_element()? {
-            items.push(x);
-        }
-        Ok(Yaml::Seq(items))
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut a: A) -> Result<Yaml, A::Error> {
-        let mut entries = vec![];
-        while let Some(e) = a.next_entry()? {
-            entries.push(e);
-        }
-        Ok(Yaml::Map(entries))
-    }
 }
 
 impl Yaml {
@@ -97,13 +49,12 @@ impl Yaml {
     }
 }
 
-/// The envelope of a transcript; every other top-level key is ignored.
-#[derive(Deserialize)]
-struct Envelope {
-    rules: Option<Yaml>,
-    players: Option<Yaml>,
-    variant: Option<Yaml>,
-    events: Option<Vec<Spanned<Yaml>>>,
+/// A value of the envelope with where it stands in the file.
+#[derive(Debug, Clone)]
+pub struct Located {
+    pub value: Yaml,
+    pub line: usize,
+    pub span: Span,
 }
 
 /// One event as read, with where it stands in the file.
@@ -114,13 +65,13 @@ pub struct RawEvent {
     pub span: Span,
 }
 
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub struct RawTranscript {
-    pub rules: Option<Yaml>,
-    pub players: Option<Yaml>,
-    pub variant: Option<Yaml>,
-    /// `None` when the key is absent; `Err(kind)` when it is not a list.
-    pub events: Option<Result<Vec<RawEvent>, &'static str>>,
+    pub rules: Option<Located>,
+    pub players: Option<Located>,
+    pub variant: Option<Located>,
+    /// `None` when the key is absent; `Err` (what it is instead, and where) when it is not a list.
+    pub events: Option<Result<Vec<RawEvent>, (&'static str, Located)>>,
 }
 
 /// A reading error with its location.
@@ -131,48 +82,406 @@ pub struct ReadError {
     pub span: Option<Span>,
 }
 
-/// Limits on a transcript: ample for any real game, fatal to hostile input.
-fn options() -> serde_saphyr::Options {
-    let mut budget = serde_saphyr::Budget::default();
-    budget.max_depth = 64;
-    budget.max_nodes = 2_000_000;
-    budget.max_aliases = 10_000;
-    let mut options = serde_saphyr::Options::default();
-    options.budget = Some(budget);
-    options.duplicate_keys = serde_saphyr::DuplicateKeyPolicy::Error;
-    options.with_snippet = false;
-    options
-}
+/// Deepest nesting of lists and mappings in a transcript: real ones use four levels.
+pub const MAX_DEPTH: usize = 64;
+/// Most values in one transcript, aliases counted as often as they are used.
+pub const MAX_NODES: usize = 2_000_000;
+/// Most aliases (`*name`) in one transcript.
+pub const MAX_ALIASES: usize = 10_000;
+/// Longest piece of the file a message quotes.
+const MAX_QUOTED: usize = 40;
 
+/// Reads a transcript: one YAML document whose top level is a mapping. Keys other than
+/// `rules`, `players`, `variant` and `events` are kept out of the way (`meta`, notes).
 pub fn read(text: &str) -> Result<RawTranscript, ReadError> {
-    if text.trim().is_empty() {
-        return Err(ReadError { message: "the file is empty".into(), line: None, span: None });
+    let doc = parse(text)?;
+    let Yaml::Map(entries) = doc.root else {
+        let what = doc.root.kind();
+        return Err(ReadError { message: format!("a transcript is a mapping, not {what}"), line: None, span: None });
+    };
+    let mut out = RawTranscript::default();
+    for (index, (key, value)) in entries.into_iter().enumerate() {
+        let Yaml::Str(key) = key else { continue };
+        let at = doc.top.get(index).copied().unwrap_or_default();
+        let located = Located { value, line: at.line, span: line_span(text, at.offset) };
+        match key.as_str() {
+            "rules" => out.rules = Some(located),
+            "players" => out.players = Some(located),
+            "variant" => out.variant = Some(located),
+            "events" => out.events = Some(events(text, located, doc.lists.get(&index))),
+            _ => {}
+        }
     }
-    let envelope: Envelope = serde_saphyr::from_str_with_options(text, options()).map_err(|e| read_error(&e, text))?;
-    let events = envelope.events.map(|items| Ok(items.into_iter().map(|e| raw_event(e, text)).collect()));
-    Ok(RawTranscript { rules: envelope.rules, players: envelope.players, variant: envelope.variant, events })
+    Ok(out)
 }
 
-fn raw_event(e: Spanned<Yaml>, text: &str) -> RawEvent {
-    let line = e.referenced.line() as usize;
-    let start =
-        e.referenced.span().byte_offset().map_or_else(|| line_start(text, line), |o| o as usize).min(text.len());
+/// Reads any one YAML document as a value (the core schema's resolution, as in transcripts).
+pub fn parse_value(text: &str) -> Result<Yaml, ReadError> {
+    parse(text).map(|doc| doc.root)
+}
+
+fn events(text: &str, list: Located, positions: Option<&Vec<Pos>>) -> Result<Vec<RawEvent>, (&'static str, Located)> {
+    let Yaml::Seq(items) = list.value else { return Err((list.value.kind(), list)) };
+    let at = |i: usize| positions.and_then(|p| p.get(i)).copied().unwrap_or_default();
+    Ok(items
+        .into_iter()
+        .enumerate()
+        .map(|(i, value)| RawEvent { value, line: at(i).line, span: line_span(text, at(i).offset) })
+        .collect())
+}
+
+/// From `start` to the end of its line: what a diagnostic underlines for an event.
+fn line_span(text: &str, start: usize) -> Span {
+    let start = start.min(text.len());
     let end = text.get(start..).and_then(|rest| rest.find('\n')).map_or(text.len(), |n| start + n);
-    RawEvent { value: e.value, line, span: start..end }
+    start..end
+}
+
+/// Where a value starts: its line (1-based) and byte offset.
+#[derive(Debug, Clone, Copy, Default)]
+struct Pos {
+    line: usize,
+    offset: usize,
+}
+
+/// A parsed document: the root, where each top-level value starts, and where each item of a
+/// top-level list starts (by the index of its entry in the root mapping).
+struct Doc {
+    root: Yaml,
+    top: Vec<Pos>,
+    lists: HashMap<usize, Vec<Pos>>,
+}
+
+/// A list or mapping being built.
+struct Frame {
+    items: Vec<Yaml>,
+    is_map: bool,
+    anchor: usize,
+    /// Keys seen, once a mapping is large enough for a linear search to cost too much.
+    keys: Option<HashSet<String>>,
+    /// Where each child starts (kept for the top two levels only).
+    positions: Vec<Pos>,
+}
+
+struct Builder<'t> {
+    text: &'t str,
+    stack: Vec<Frame>,
+    anchors: HashMap<usize, (Yaml, usize)>,
+    nodes: usize,
+    aliases: usize,
+    root: Option<Yaml>,
+    top: Vec<Pos>,
+    lists: HashMap<usize, Vec<Pos>>,
+}
+
+fn parse(text: &str) -> Result<Doc, ReadError> {
+    let options = granit_parser::options! {
+        flow_nesting_limit: MAX_DEPTH + 1,
+        block_nesting_limit: MAX_DEPTH + 1,
+    };
+    let mut b = Builder {
+        text,
+        stack: vec![],
+        anchors: Default::default(),
+        nodes: 0,
+        aliases: 0,
+        root: None,
+        top: vec![],
+        lists: HashMap::new(),
+    };
+    for next in Parser::new_from_str_with_options(text, options) {
+        let (event, span) = next.map_err(|e| scan_error(&e, text))?;
+        let at = Pos { line: span.start.line(), offset: span.start.byte_offset().unwrap_or(0) };
+        b.event(event, at)?;
+    }
+    let root = b.root.take().ok_or_else(|| ReadError::at("the file is empty", None, text))?;
+    Ok(Doc { root, top: b.top, lists: b.lists })
+}
+
+impl Builder<'_> {
+    fn event(&mut self, event: Event<'_>, at: Pos) -> Result<(), ReadError> {
+        match event {
+            Event::Scalar(value, style, anchor, tag) => {
+                let node = scalar(&value, style, tag.as_deref()).map_err(|m| self.error(m, at))?;
+                self.count(1, at)?;
+                self.note_start(at);
+                self.attach(node, anchor, at)
+            }
+            Event::SequenceStart(_, anchor, tag) => self.open(false, anchor, tag.as_deref(), at),
+            Event::MappingStart(_, anchor, tag) => self.open(true, anchor, tag.as_deref(), at),
+            Event::SequenceEnd | Event::MappingEnd => self.close(at),
+            Event::Alias(id) => self.alias(id, at),
+            Event::DocumentStart(..) if self.root.is_some() => Err(self.error(MORE_THAN_ONE, at)),
+            _ => Ok(()),
+        }
+    }
+
+    fn open(&mut self, is_map: bool, anchor: usize, tag: Option<&Tag>, at: Pos) -> Result<(), ReadError> {
+        // `!!seq` and `!!map` are the only tags a collection may carry.
+        if let Some(t) = tag
+            && !matches!(t.core_suffix(), Some("seq" | "map"))
+        {
+            return Err(self.error(format!("unsupported tag `{}`", tag_words(t)), at));
+        }
+        if self.stack.len() >= MAX_DEPTH {
+            return Err(self.error(format!("lists and mappings nest more than {MAX_DEPTH} deep"), at));
+        }
+        self.count(1, at)?;
+        self.note_start(at);
+        self.stack.push(Frame { items: vec![], is_map, anchor, keys: None, positions: vec![] });
+        Ok(())
+    }
+
+    /// Notes where a value starts when it is a value of the root mapping or an item of a list
+    /// inside it (an event): the places diagnostics point at.
+    fn note_start(&mut self, at: Pos) {
+        if !(1..=2).contains(&self.stack.len()) {
+            return;
+        }
+        if let Some(parent) = self.stack.last_mut()
+            && (!parent.is_map || parent.items.len() % 2 == 1)
+        {
+            parent.positions.push(at);
+        }
+    }
+
+    fn close(&mut self, at: Pos) -> Result<(), ReadError> {
+        let Some(Frame { items, is_map, anchor, positions, .. }) = self.stack.pop() else {
+            return Err(self.error("unbalanced YAML", at));
+        };
+        let node = if is_map {
+            let mut entries = Vec::with_capacity(items.len() / 2);
+            let mut it = items.into_iter();
+            while let (Some(k), Some(v)) = (it.next(), it.next()) {
+                entries.push((k, v));
+            }
+            Yaml::Map(entries)
+        } else {
+            Yaml::Seq(items)
+        };
+        match self.stack.as_slice() {
+            [] => self.top = positions,
+            [root] => {
+                let entry = root.items.len() / 2;
+                self.lists.insert(entry, positions);
+            }
+            _ => {}
+        }
+        self.attach(node, anchor, at)
+    }
+
+    fn alias(&mut self, id: usize, at: Pos) -> Result<(), ReadError> {
+        self.aliases += 1;
+        if self.aliases > MAX_ALIASES {
+            return Err(self.error(format!("more than {MAX_ALIASES} aliases"), at));
+        }
+        let Some((node, size)) = self.anchors.get(&id).cloned() else {
+            return Err(self.error("an alias names no anchor", at));
+        };
+        self.count(size, at)?;
+        self.note_start(at);
+        self.attach(node, 0, at)
+    }
+
+    /// Adds a finished value to the collection being built (or makes it the root).
+    fn attach(&mut self, node: Yaml, anchor: usize, at: Pos) -> Result<(), ReadError> {
+        if anchor != 0 {
+            let size = node_count(&node);
+            self.anchors.insert(anchor, (node.clone(), size));
+        }
+        let Some(parent) = self.stack.last_mut() else {
+            if self.root.is_some() {
+                return Err(self.error(MORE_THAN_ONE, at));
+            }
+            self.root = Some(node);
+            return Ok(());
+        };
+        let is_key = parent.is_map && parent.items.len() % 2 == 0;
+        if is_key && let Some(dup) = duplicate(parent, &node) {
+            return Err(self.error(format!("the key {dup} is given twice"), at));
+        }
+        parent.items.push(node);
+        Ok(())
+    }
+
+    fn count(&mut self, n: usize, at: Pos) -> Result<(), ReadError> {
+        self.nodes = self.nodes.saturating_add(n);
+        if self.nodes > MAX_NODES {
+            return Err(self.error(format!("more than {MAX_NODES} values (aliases count each time they are used)"), at));
+        }
+        Ok(())
+    }
+
+    fn error(&self, message: impl Into<String>, at: Pos) -> ReadError {
+        ReadError::at(message, Some(at.line), self.text)
+    }
+}
+
+const MORE_THAN_ONE: &str = "the file holds more than one YAML document; a transcript is one";
+
+impl ReadError {
+    fn at(message: impl Into<String>, line: Option<usize>, text: &str) -> ReadError {
+        let line = line.filter(|l| *l > 0);
+        let span = line.map(|l| line_span(text, line_start(text, l)));
+        ReadError { message: message.into(), line, span }
+    }
+}
+
+/// Whether `key` repeats a key of the mapping being built; its words if so.
+fn duplicate(map: &mut Frame, key: &Yaml) -> Option<String> {
+    const LINEAR: usize = 32;
+    let keys: Vec<&Yaml> = map.items.iter().step_by(2).collect();
+    if keys.len() < LINEAR {
+        return keys.contains(&key).then(|| quoted(key));
+    }
+    let seen = map.keys.get_or_insert_with(|| keys.iter().map(|k| key_text(k)).collect());
+    (!seen.insert(key_text(key))).then(|| quoted(key))
+}
+
+fn key_text(key: &Yaml) -> String {
+    format!("{key:?}")
+}
+
+/// A key or value in a message, cut short when long.
+fn quoted(y: &Yaml) -> String {
+    match y {
+        Yaml::Str(s) => format!("`{}`", cut(s)),
+        Yaml::Int(i) => format!("`{i}`"),
+        Yaml::Bool(b) => format!("`{b}`"),
+        Yaml::Null => "`null`".into(),
+        other => other.kind().to_string(),
+    }
+}
+
+/// Text cut to `MAX_QUOTED` characters, so that a message never echoes a huge token.
+pub fn cut(s: &str) -> Cow<'_, str> {
+    match s.char_indices().nth(MAX_QUOTED) {
+        Some((at, _)) => Cow::Owned(format!("{}…", &s[..at])),
+        None => Cow::Borrowed(s),
+    }
+}
+
+fn node_count(y: &Yaml) -> usize {
+    match y {
+        Yaml::Seq(items) => 1 + items.iter().map(node_count).sum::<usize>(),
+        Yaml::Map(entries) => 1 + entries.iter().map(|(k, v)| node_count(k) + node_count(v)).sum::<usize>(),
+        _ => 1,
+    }
+}
+
+fn tag_words(t: &Tag) -> String {
+    let text = format!("{}{}", t.original_handle(), t.suffix());
+    cut(&text).into_owned()
+}
+
+/// A scalar as the YAML 1.2 core schema reads it: a plain scalar is resolved (null, bool,
+/// int, float, else string); a quoted or block one is a string; a tag forces its type.
+fn scalar(text: &str, style: ScalarStyle, tag: Option<&Tag>) -> Result<Yaml, String> {
+    let Some(tag) = tag else {
+        return Ok(if style == ScalarStyle::Plain { resolve_plain(text) } else { Yaml::Str(text.to_string()) });
+    };
+    let forced = match tag.core_suffix() {
+        Some("str") => return Ok(Yaml::Str(text.to_string())),
+        Some("null") => matches!(resolve_plain(text), Yaml::Null).then_some(Yaml::Null),
+        Some("bool") => Some(resolve_plain(text)).filter(|y| matches!(y, Yaml::Bool(_))),
+        Some("int") => Some(resolve_plain(text)).filter(|y| matches!(y, Yaml::Int(_))),
+        Some("float") => match resolve_plain(text) {
+            Yaml::Int(i) => Some(Yaml::Float(i as f64)),
+            f @ Yaml::Float(_) => Some(f),
+            _ => None,
+        },
+        // The non-specific tag `!` makes any scalar a string.
+        _ if tag_words(tag) == "!" => return Ok(Yaml::Str(text.to_string())),
+        _ => return Err(format!("unsupported tag `{}`", tag_words(tag))),
+    };
+    forced.ok_or_else(|| format!("`{}` does not fit its tag `{}`", cut(text), tag_words(tag)))
+}
+
+/// The core schema's resolution of a plain scalar (YAML 1.2.2, 10.3.2).
+pub fn resolve_plain(s: &str) -> Yaml {
+    match s {
+        "" | "~" | "null" | "Null" | "NULL" => return Yaml::Null,
+        "true" | "True" | "TRUE" => return Yaml::Bool(true),
+        "false" | "False" | "FALSE" => return Yaml::Bool(false),
+        ".nan" | ".NaN" | ".NAN" => return Yaml::Float(f64::NAN),
+        _ => {}
+    }
+    if let Some(i) = core_int(s) {
+        return i;
+    }
+    if let Some(f) = core_float(s) {
+        return Yaml::Float(f);
+    }
+    Yaml::Str(s.to_string())
+}
+
+/// `[-+]?[0-9]+`, `0o[0-7]+`, `0x[0-9a-fA-F]+`. An integer too large for 64 bits is kept as
+/// a number (a float), so that it is never silently a string.
+fn core_int(s: &str) -> Option<Yaml> {
+    let radix = |digits: &str, radix: u32| {
+        let ok = !digits.is_empty() && digits.chars().all(|c| c.is_digit(radix));
+        ok.then(|| i64::from_str_radix(digits, radix).map_or(Yaml::Float(f64::INFINITY), Yaml::Int))
+    };
+    if let Some(octal) = s.strip_prefix("0o") {
+        return radix(octal, 8);
+    }
+    if let Some(hex) = s.strip_prefix("0x") {
+        return radix(hex, 16);
+    }
+    let digits = s.strip_prefix(['-', '+']).unwrap_or(s);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some(s.parse::<i64>().map_or_else(|_| Yaml::Float(s.parse().unwrap_or(f64::INFINITY)), Yaml::Int))
+}
+
+/// `[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?` and `[-+]?\.(inf|Inf|INF)`.
+fn core_float(s: &str) -> Option<f64> {
+    let unsigned = s.strip_prefix(['-', '+']).unwrap_or(s);
+    if matches!(unsigned, ".inf" | ".Inf" | ".INF") {
+        return Some(if s.starts_with('-') { f64::NEG_INFINITY } else { f64::INFINITY });
+    }
+    let digits = |t: &str| t.bytes().all(|b| b.is_ascii_digit());
+    let (mantissa, exponent) = match unsigned.split_once(['e', 'E']) {
+        Some((m, e)) => (m, Some(e)),
+        None => (unsigned, None),
+    };
+    let mantissa_ok = match mantissa.split_once('.') {
+        Some(("", frac)) => !frac.is_empty() && digits(frac),
+        Some((whole, frac)) => digits(whole) && digits(frac),
+        None => !mantissa.is_empty() && digits(mantissa),
+    };
+    let exponent_ok = exponent.is_none_or(|e| {
+        let e = e.strip_prefix(['-', '+']).unwrap_or(e);
+        !e.is_empty() && digits(e)
+    });
+    if !(mantissa_ok && exponent_ok) {
+        return None;
+    }
+    s.parse::<f64>().ok()
 }
 
 fn line_start(text: &str, line: usize) -> usize {
     text.split_inclusive('\n').take(line.saturating_sub(1)).map(str::len).sum()
 }
 
-fn read_error(e: &serde_saphyr::Error, text: &str) -> ReadError {
-    let loc = e.location();
-    let line = loc.map(|l| l.line() as usize).filter(|l| *l > 0);
-    let message = e.without_snippet().to_string();
-    let message = message.lines().next().unwrap_or("unreadable YAML").trim_start_matches("error: ").to_string();
-    let span = line.map(|l| {
-        let start = line_start(text, l);
-        start..start + text.get(start..).and_then(|r| r.find('\n')).unwrap_or(0)
-    });
-    ReadError { message, line, span }
+/// The parser's own words for a syntax error, without its offsets (the line is kept).
+fn scan_error(e: &granit_parser::ScanError, text: &str) -> ReadError {
+    let what = e.info();
+    let what = if what.contains("recursion limit") {
+        format!("lists and mappings nest more than {MAX_DEPTH} deep")
+    } else if what.is_empty() {
+        "the file is not valid YAML".to_string()
+    } else {
+        format!("invalid YAML: {what}")
+    };
+    ReadError::at(cut_long(&what), Some(e.marker().line()), text)
+}
+
+/// A message cut to a readable length.
+fn cut_long(s: &str) -> String {
+    match s.char_indices().nth(200) {
+        Some((at, _)) => format!("{}…", &s[..at]),
+        None => s.to_string(),
+    }
 }

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Usage: fuzz/triage.sh TARGET [FILE...] — reruns each artifact (default: artifacts/TARGET/*)
+# once and prints a one-line signature: kind, message, first frames in shinpan's src/.
+set -uo pipefail
+target=${1:?target}; shift
+cd "$(dirname "$0")"
+bin=target/x86_64-unknown-linux-gnu/release/$target
+files=("$@"); [ ${#files[@]} -gt 0 ] || files=(artifacts/"$target"/*)
+for f in "${files[@]}"; do
+    out=$(RUST_BACKTRACE=1 timeout 60 "$bin" -timeout="${TRIAGE_TIMEOUT:-5}" -rss_limit_mb=2048 "$f" 2>&1)
+    kind=ok
+    grep -q "stack-overflow\|stack overflow" <<<"$out" && kind=stack-overflow
+    grep -q "panicked at" <<<"$out" && kind=panic
+    grep -q "libFuzzer: timeout" <<<"$out" && kind=timeout
+    grep -q "out-of-memory\|allocation-size-too-big" <<<"$out" && kind=oom
+    msg=$(grep -A1 "panicked at" <<<"$out" | tr '\n' ' ' | cut -c1-200)
+    frames=$(grep -oE "(/work/main/src/[^ )]+|in shinpan::[^ ]+)" <<<"$out" | grep -E "^/work" | head -${TRIAGE_FRAMES:-4} | sed 's|/work/main/||' | tr '\n' ' ')
+    echo "$(basename "$f") | $(wc -c <"$f")B | $kind | $msg | $frames"
+done
