@@ -16,6 +16,8 @@ pub const CHECK_AFTER_EFFECT: &str = "shinpan::spec::check-after-effect";
 pub const BAD_CARDS: &str = "shinpan::spec::bad-cards";
 pub const RUNTIME: &str = "shinpan::spec::runtime";
 pub const FUEL: &str = "shinpan::spec::fuel";
+/// The rules ask for more than the engine holds (players, cards, nesting of values).
+pub const LIMIT: &str = "shinpan::spec::limit";
 
 // Transcripts.
 pub const MALFORMED: &str = "shinpan::transcript::malformed";

@@ -137,6 +137,7 @@ impl Diagnostic for Diag {
 pub fn render_plain(diag: &Diag) -> String {
     let handler = miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode_nocolor()).with_width(100);
     let mut out = String::new();
+    let diag = &displayable(diag);
     if handler.render_report(&mut out, diag).is_err() {
         out = diag.message.clone();
     }
@@ -148,8 +149,88 @@ pub fn render_fancy(diag: &Diag, color: bool) -> String {
     let theme = if color { miette::GraphicalTheme::unicode() } else { miette::GraphicalTheme::unicode_nocolor() };
     let handler = miette::GraphicalReportHandler::new_themed(theme).with_width(100);
     let mut out = String::new();
+    let diag = &displayable(diag);
     if handler.render_report(&mut out, diag).is_err() {
         out = diag.message.clone();
     }
     out
+}
+
+/// Source lines longer than this are shown cut around what they point at: a reader cannot
+/// use a line of thousands of characters, and miette cannot show a column past 65,535.
+pub const MAX_SHOWN_LINE: usize = 160;
+
+/// The diagnostic with every overlong line of its source (and of its related ones) cut to a
+/// window around its first label, the labels moved to match. Line numbers stay as they are.
+pub fn displayable(d: &Diag) -> Diag {
+    let mut out = d.clone();
+    out.related = d.related.iter().map(displayable).collect();
+    let Some(source) = &d.source else { return out };
+    let text: &str = source.inner();
+    if !text.split('\n').any(|l| l.len() > MAX_SHOWN_LINE) {
+        return out;
+    }
+    let starts: Vec<usize> = d.labels.iter().map(|(s, _)| s.start).collect();
+    let cropped = Cropped::new(text, &starts);
+    for (span, _) in &mut out.labels {
+        let start = cropped.map(span.start);
+        *span = start..cropped.map(span.end).max(start);
+    }
+    out.source = Some(NamedSource::new(source.name(), Arc::new(cropped.text)));
+    out
+}
+
+/// A text whose long lines were cut, and how to find an old offset in it.
+struct Cropped {
+    text: String,
+    /// Per line: old start, old end, new start, kept window (old offsets), and the length of
+    /// the `…` put before the window.
+    lines: Vec<(usize, usize, usize, std::ops::Range<usize>, usize)>,
+}
+
+impl Cropped {
+    fn new(old: &str, labels: &[usize]) -> Cropped {
+        let mut text = String::with_capacity(old.len().min(1 << 20));
+        let mut lines = vec![];
+        let mut at = 0;
+        for line in old.split_inclusive('\n') {
+            let end = at + line.trim_end_matches('\n').len();
+            let new_start = text.len();
+            if end - at <= MAX_SHOWN_LINE {
+                text.push_str(line);
+                lines.push((at, end, new_start, at..end, 0));
+            } else {
+                let focus = labels.iter().copied().find(|l| (at..=end).contains(l)).unwrap_or(at);
+                let lo = floor_char(old, focus.saturating_sub(MAX_SHOWN_LINE / 2).max(at));
+                let hi = floor_char(old, (lo + MAX_SHOWN_LINE).min(end));
+                let before = if lo > at { "…" } else { "" };
+                text.push_str(before);
+                text.push_str(&old[lo..hi]);
+                if hi < end {
+                    text.push('…');
+                }
+                text.push_str(&line[end - at..]);
+                lines.push((at, end, new_start, lo..hi, before.len()));
+            }
+            at += line.len();
+        }
+        Cropped { text, lines }
+    }
+
+    fn map(&self, offset: usize) -> usize {
+        let i = self.lines.partition_point(|(start, ..)| *start <= offset).saturating_sub(1);
+        let Some((start, end, new_start, window, before)) = self.lines.get(i) else { return self.text.len() };
+        if window.start == *start && window.end == *end {
+            return (new_start + offset.saturating_sub(*start)).min(self.text.len());
+        }
+        let kept = offset.clamp(window.start, window.end);
+        new_start + before + (kept - window.start)
+    }
+}
+
+fn floor_char(text: &str, mut at: usize) -> usize {
+    while at > 0 && !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
 }

@@ -10,6 +10,11 @@ use crate::value::Value;
 
 pub type Slot = u16;
 
+/// Most players a game may have: a seat is stored in a byte.
+pub const MAX_PLAYERS: u32 = u8::MAX as u32;
+/// Most cards a rules file may declare, all kinds together.
+pub const MAX_CARDS: usize = 100_000;
+
 #[derive(Debug)]
 pub struct Program {
     pub name: String,

@@ -44,6 +44,8 @@ struct Resolver {
     enum_variants: Vec<Vec<String>>,
     field_names: Vec<String>,
     errors: Vec<Diag>,
+    /// Fuel left for evaluating card codes and attributes: one event's worth for the file.
+    compile_fuel: u64,
 }
 
 pub fn resolve(spec: &ast::Spec, source: &SourceMap) -> Result<Program, Vec<Diag>> {
@@ -57,6 +59,7 @@ pub fn resolve(spec: &ast::Spec, source: &SourceMap) -> Result<Program, Vec<Diag
         enum_variants: spec.enums.iter().map(|e| e.variants.iter().map(|v| v.text.clone()).collect()).collect(),
         field_names: vec![],
         errors: vec![],
+        compile_fuel: crate::interp::FUEL_PER_EVENT,
     };
     let program = r.program(spec, source);
     if r.errors.is_empty()
@@ -136,7 +139,11 @@ impl Resolver {
             flow_locals,
         };
         self.cards(spec, &mut program);
-        self.errors.extend(crate::typecheck::check(&program));
+        // Types are checked on a program whose names all resolved; otherwise indices may be
+        // placeholders, and the errors so far say what to fix first.
+        if self.errors.is_empty() {
+            self.errors.extend(crate::typecheck::check(&program));
+        }
         Some(program)
     }
 
@@ -764,6 +771,11 @@ impl Resolver {
                     continue;
                 }
             };
+            if program.cards.len() + rows.len() > MAX_CARDS {
+                let message = format!("the rules declare more than {MAX_CARDS} cards");
+                self.errors.push(Diag::new(codes::LIMIT, message).label(decl.name.span.clone(), "this kind of card"));
+                return;
+            }
             for (code, attrs, span) in rows {
                 let id = program.cards.len() as u32;
                 if program.kinds[k].by_code.insert(code.clone(), id).is_some() {
@@ -781,7 +793,10 @@ impl Resolver {
     }
 
     fn card_rows(&mut self, decl: &ast::CardDecl, program: &Program) -> Result<Vec<(String, Vec<Value>, Span)>, Diag> {
-        self.card_body(decl, &decl.body, program)
+        let mut constants = crate::interp::Constants::new(program, self.compile_fuel);
+        let rows = self.card_body(decl, &decl.body, program, &mut constants);
+        self.compile_fuel = constants.fuel();
+        rows
     }
 
     fn card_body(
@@ -789,6 +804,7 @@ impl Resolver {
         decl: &ast::CardDecl,
         body: &ast::CardBody,
         program: &Program,
+        constants: &mut crate::interp::Constants<'_>,
     ) -> Result<Vec<(String, Vec<Value>, Span)>, Diag> {
         let fields = decl.fields.len();
         match body {
@@ -806,16 +822,16 @@ impl Resolver {
                         .iter()
                         .map(|v| {
                             let x = self.const_expr(v);
-                            crate::interp::eval_constant(program, &x, &[])
+                            constants.eval(&x, &[])
                         })
                         .collect::<Result<Vec<_>, _>>()?;
                     Ok((code.text.clone(), attrs, code.span.clone()))
                 })
                 .collect(),
-            ast::CardBody::Each { bindings, code } => self.card_product(decl, bindings, code, program),
+            ast::CardBody::Each { bindings, code } => self.card_product(decl, bindings, code, program, constants),
             ast::CardBody::Both(each, rows) => {
-                let mut all = self.card_body(decl, each, program)?;
-                all.extend(self.card_body(decl, rows, program)?);
+                let mut all = self.card_body(decl, each, program, constants)?;
+                all.extend(self.card_body(decl, rows, program, constants)?);
                 Ok(all)
             }
         }
@@ -828,12 +844,13 @@ impl Resolver {
         bindings: &[(Name, ast::Expr)],
         code: &ast::Expr,
         program: &Program,
+        constants: &mut crate::interp::Constants<'_>,
     ) -> Result<Vec<(String, Vec<Value>, Span)>, Diag> {
         self.enter_frame();
         let mut domains = vec![];
         for (_, e) in bindings {
             let x = self.expr(e);
-            match crate::interp::eval_constant(program, &x, &[])? {
+            match constants.eval(&x, &[])? {
                 Value::List(items) => domains.push(items.as_ref().clone()),
                 other => {
                     return Err(Diag::new(
@@ -858,6 +875,11 @@ impl Resolver {
                 })
             })
             .collect::<Result<_, _>>()?;
+        let count = domains.iter().try_fold(1usize, |n, d| n.checked_mul(d.len()));
+        if count.is_none_or(|n| n.saturating_add(program.cards.len()) > MAX_CARDS) {
+            let message = format!("`{}` would have more than {MAX_CARDS} cards", decl.name.text);
+            return Err(Diag::new(codes::LIMIT, message).label(decl.name.span.clone(), "this kind of card"));
+        }
         let mut out = vec![];
         let mut counters = vec![0usize; domains.len()];
         if domains.iter().any(|d| d.is_empty()) {
@@ -866,7 +888,7 @@ impl Resolver {
         loop {
             let values: Vec<Value> =
                 counters.iter().zip(&domains).map(|(i, d)| d.get(*i).cloned().unwrap_or(Value::Null)).collect();
-            let code = crate::interp::eval_constant(program, &code_x, &values)?;
+            let code = constants.eval(&code_x, &values)?;
             let text = crate::interp::show_plain(program, &code);
             out.push((
                 text,

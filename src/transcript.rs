@@ -330,11 +330,11 @@ impl ReadError {
 /// Whether `key` repeats a key of the mapping being built; its words if so.
 fn duplicate(map: &mut Frame, key: &Yaml) -> Option<String> {
     const LINEAR: usize = 32;
-    let keys: Vec<&Yaml> = map.items.iter().step_by(2).collect();
-    if keys.len() < LINEAR {
-        return keys.contains(&key).then(|| quoted(key));
+    if map.keys.is_none() && map.items.len() < 2 * LINEAR {
+        return map.items.iter().step_by(2).any(|k| k == key).then(|| quoted(key));
     }
-    let seen = map.keys.get_or_insert_with(|| keys.iter().map(|k| key_text(k)).collect());
+    let items = &map.items;
+    let seen = map.keys.get_or_insert_with(|| items.iter().step_by(2).map(key_text).collect());
     (!seen.insert(key_text(key))).then(|| quoted(key))
 }
 

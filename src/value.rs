@@ -59,3 +59,36 @@ impl Value {
         }
     }
 }
+
+impl Value {
+    /// The work a value stands for: every value inside it, counted each time it is reached
+    /// (a list shared a thousand times counts a thousand times), stopping past `cap`.
+    pub fn weight(&self, cap: usize) -> usize {
+        let mut count = 0usize;
+        let mut pending: Vec<&Value> = vec![self];
+        while let Some(v) = pending.pop() {
+            count += 1;
+            if count > cap {
+                break;
+            }
+            match v {
+                Value::List(items) => pending.extend(items.iter()),
+                Value::Map(entries) => pending.extend(entries.iter().flat_map(|(k, v)| [k, v])),
+                Value::Str(s) => count += s.len() / 16,
+                _ => {}
+            }
+        }
+        count
+    }
+
+    /// Whether lists and maps nest more than `limit` deep inside this value.
+    pub fn deeper_than(&self, limit: usize) -> bool {
+        match self {
+            Value::List(items) => limit == 0 || items.iter().any(|v| v.deeper_than(limit - 1)),
+            Value::Map(entries) => {
+                limit == 0 || entries.iter().any(|(k, v)| k.deeper_than(limit - 1) || v.deeper_than(limit - 1))
+            }
+            _ => false,
+        }
+    }
+}

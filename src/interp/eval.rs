@@ -12,6 +12,13 @@ impl Machine<'_> {
     /// Evaluates an expression. Fuel is spent where work can repeat (calls, and each item of
     /// a comprehension, quantifier or keyed built-in), so every runaway is still stopped.
     pub(super) fn eval(&mut self, x: &X, frame: &mut Vec<Value>) -> Run<Value> {
+        self.enter(&x.span)?;
+        let out = self.eval_node(x, frame);
+        self.nesting -= 1;
+        out
+    }
+
+    fn eval_node(&mut self, x: &X, frame: &mut Vec<Value>) -> Run<Value> {
         match &x.e {
             E::Const(v) => Ok(v.clone()),
             E::Local(s) => Ok(frame.get(*s as usize).cloned().unwrap_or(Value::Null)),
@@ -48,7 +55,10 @@ impl Machine<'_> {
                 }
             }
             E::Not(a) => Ok(Value::Bool(!self.truth(a, frame)?)),
-            E::Neg(a) => Ok(Value::Int(-self.int(a, frame)?)),
+            E::Neg(a) => {
+                let i = self.int(a, frame)?;
+                i.checked_neg().map(Value::Int).ok_or_else(|| self.overflow(x))
+            }
             E::Binary(op, a, b) => self.binary(*op, a, b, frame, x),
             E::Index(a, i) => {
                 let base = self.eval(a, frame)?;
@@ -73,7 +83,7 @@ impl Machine<'_> {
                 Part::Text(t) => out.push_str(t),
                 Part::Expr(e) => {
                     let v = self.eval(e, frame)?;
-                    self.burn_n(weight(&v), &e.span)?;
+                    self.burn_weight(&v, &e.span)?;
                     out.push_str(&super::show(self.prog, &self.players, &v));
                 }
             }
@@ -98,7 +108,10 @@ impl Machine<'_> {
     pub(super) fn list(&mut self, x: &X, frame: &mut Vec<Value>) -> Run<Rc<Vec<Value>>> {
         match self.eval(x, frame)? {
             Value::List(l) => Ok(l),
-            Value::Map(m) => Ok(Rc::new(m.iter().map(|(k, _)| k.clone()).collect())),
+            Value::Map(m) => {
+                self.burn_n(m.len(), &x.span)?;
+                Ok(Rc::new(m.iter().map(|(k, _)| k.clone()).collect()))
+            }
             other => Err(self.spec_error(&x.span, format!("expected a list, found {}", other.type_name()))),
         }
     }
@@ -133,7 +146,13 @@ impl Machine<'_> {
     /// Items of a collection for `for` and comprehensions: one name takes each item of a
     /// list (each key of a map); two names take (index, item) or (key, value).
     pub(super) fn entries(&mut self, coll: &X, two: bool, frame: &mut Vec<Value>) -> Run<Vec<(Value, Value)>> {
-        match self.eval(coll, frame)? {
+        let value = self.eval(coll, frame)?;
+        if let Value::List(l) = &value {
+            self.burn_n(l.len(), &coll.span)?;
+        } else if let Value::Map(m) = &value {
+            self.burn_n(m.len(), &coll.span)?;
+        }
+        match value {
             Value::List(l) if two => Ok(l.iter().enumerate().map(|(i, v)| (Value::Int(i as i64), v.clone())).collect()),
             Value::List(l) => Ok(l.iter().map(|v| (v.clone(), Value::Null)).collect()),
             Value::Map(m) => Ok(m.as_ref().clone()),
@@ -162,7 +181,8 @@ impl Machine<'_> {
         let l = self.eval(a, frame)?;
         let r = self.eval(b, frame)?;
         if matches!(op, BinOp::Eq | BinOp::Ne) {
-            self.burn_n(weight(&l).min(weight(&r)), &x.span)?;
+            let cap = usize::try_from(self.fuel).unwrap_or(usize::MAX);
+            self.burn_n(l.weight(cap).min(r.weight(cap)), &x.span)?;
         }
         match (op, &l, &r) {
             (BinOp::Eq, ..) => Ok(Value::Bool(l == r)),
@@ -170,6 +190,8 @@ impl Machine<'_> {
             (BinOp::In, ..) => Ok(Value::Bool(self.contains(&r, &l, b)?)),
             (BinOp::NotIn, ..) => Ok(Value::Bool(!self.contains(&r, &l, b)?)),
             (BinOp::Concat, ..) => {
+                self.burn_weight(&l, &x.span)?;
+                self.burn_weight(&r, &x.span)?;
                 let mut s = super::show(self.prog, &self.players, &l);
                 s.push_str(&super::show(self.prog, &self.players, &r));
                 self.size_ok(s.len(), x)?;
@@ -181,13 +203,28 @@ impl Machine<'_> {
                 Ok(Value::list(p.iter().chain(q.iter()).cloned().collect()))
             }
             (BinOp::Sub, Value::List(p), Value::List(q)) => {
-                self.burn_n(p.len().saturating_mul(q.len().max(1)), &x.span)?;
+                let cap = usize::try_from(self.fuel).unwrap_or(usize::MAX);
+                self.burn_n(l.weight(cap).saturating_mul(q.len().max(1)), &x.span)?;
+                let _ = p;
                 Ok(Value::list(multiset_minus(p, q)))
             }
             (_, Value::Int(p), Value::Int(q)) => self.arith(op, *p, *q, x),
             _ => Err(self
                 .spec_error(&x.span, format!("cannot apply this operator to {} and {}", l.type_name(), r.type_name()))),
         }
+    }
+
+    /// Spends fuel for comparing or hashing every item of a list `times` times over.
+    fn burn_items(&mut self, items: &[Value], times: usize, x: &X) -> Run<()> {
+        let cap = usize::try_from(self.fuel).unwrap_or(usize::MAX);
+        let mut work = 0usize;
+        for item in items {
+            work = work.saturating_add(item.weight(cap.saturating_sub(work)));
+            if work > cap {
+                break;
+            }
+        }
+        self.burn_n(work.saturating_mul(times), &x.span)
     }
 
     /// Refuses to build a list or text larger than `MAX_ITEMS`.
@@ -201,7 +238,7 @@ impl Machine<'_> {
     }
 
     fn arith(&self, op: BinOp, p: i64, q: i64, x: &X) -> Run<Value> {
-        let overflow = || self.spec_error(&x.span, "arithmetic overflow or division by zero".into());
+        let overflow = || self.overflow(x);
         Ok(match op {
             BinOp::Add => Value::Int(p.checked_add(q).ok_or_else(overflow)?),
             BinOp::Sub => Value::Int(p.checked_sub(q).ok_or_else(overflow)?),
@@ -217,9 +254,7 @@ impl Machine<'_> {
     }
 
     fn contains(&mut self, coll: &Value, item: &Value, at: &X) -> Run<bool> {
-        if let Value::List(l) = coll {
-            self.burn_n(l.len(), &at.span)?;
-        }
+        self.burn_weight(coll, &at.span)?;
         match coll {
             Value::List(l) => Ok(l.contains(item)),
             Value::Map(m) => Ok(m.iter().any(|(k, _)| k == item)),
@@ -227,7 +262,10 @@ impl Machine<'_> {
         }
     }
 
-    pub(super) fn index(&self, base: &Value, key: &Value, x: &X) -> Run<Value> {
+    pub(super) fn index(&mut self, base: &Value, key: &Value, x: &X) -> Run<Value> {
+        if let Value::Map(m) = base {
+            self.burn_n(m.len(), &x.span)?;
+        }
         match (base, key) {
             (Value::List(l), Value::Int(i)) => usize::try_from(*i)
                 .ok()
@@ -253,10 +291,15 @@ impl Machine<'_> {
             None => len,
         }
         .clamp(0, len) as usize;
-        Ok(Value::list(items.get(lo..hi.max(lo)).unwrap_or(&[]).to_vec()))
+        let part = items.get(lo..hi.max(lo)).unwrap_or(&[]);
+        self.burn_n(part.len(), &a.span)?;
+        Ok(Value::list(part.to_vec()))
     }
 
-    fn field(&self, base: &Value, f: &Value, sym: u16, x: &X) -> Run<Value> {
+    fn field(&mut self, base: &Value, f: &Value, sym: u16, x: &X) -> Run<Value> {
+        if let Value::Map(m) = base {
+            self.burn_n(m.len(), &x.span)?;
+        }
         let Value::Str(name) = f else { return Err(self.spec_error(&x.span, "bad field".into())) };
         match base {
             Value::Card(c) => {
@@ -313,7 +356,7 @@ impl Machine<'_> {
     /// cannot do unbounded work for one step.
     fn builtin(&mut self, b: Builtin, args: &[X], frame: &mut Vec<Value>, x: &X) -> Run<Value> {
         let out = self.builtin_value(b, args, frame, x)?;
-        self.burn_n(weight(&out), &x.span)?;
+        self.burn_weight(&out, &x.span)?;
         Ok(out)
     }
 
@@ -338,8 +381,12 @@ impl Machine<'_> {
                 }
                 Ok(Value::Int(total))
             }
-            Builtin::Max => Ok(self.list(first, frame)?.iter().max().cloned().unwrap_or(Value::Null)),
-            Builtin::Min => Ok(self.list(first, frame)?.iter().min().cloned().unwrap_or(Value::Null)),
+            Builtin::Max | Builtin::Min => {
+                let items = self.list(first, frame)?;
+                self.burn_items(&items, 1, x)?;
+                let pick = if b == Builtin::Max { items.iter().max() } else { items.iter().min() };
+                Ok(pick.cloned().unwrap_or(Value::Null))
+            }
             Builtin::MaxBy | Builtin::MinBy | Builtin::SortBy | Builtin::Count => {
                 let items = self.list(first, frame)?;
                 let Some(lambda) = args.get(1) else {
@@ -347,7 +394,9 @@ impl Machine<'_> {
                 };
                 let mut keyed = Vec::with_capacity(items.len());
                 for item in items.iter() {
-                    keyed.push((self.lambda_apply(lambda, item.clone(), frame)?, item.clone()));
+                    let key = self.lambda_apply(lambda, item.clone(), frame)?;
+                    self.burn_weight(&key, &lambda.span)?;
+                    keyed.push((key, item.clone()));
                 }
                 Ok(by_key(b, keyed))
             }
@@ -367,13 +416,14 @@ impl Machine<'_> {
             }
             Builtin::Distinct | Builtin::Dup => {
                 let items = self.list(first, frame)?;
-                self.burn_n(items.len(), &x.span)?;
+                self.burn_items(&items, 1, x)?;
                 let twice = first_duplicate(&items);
                 Ok(if b == Builtin::Distinct { Value::Bool(twice.is_none()) } else { twice.unwrap_or(Value::Null) })
             }
             Builtin::Sort => {
                 let mut items = self.list(first, frame)?.as_ref().clone();
-                self.burn_n(items.len(), &x.span)?;
+                // A sort compares each item about log2(n) times.
+                self.burn_items(&items, items.len().max(2).ilog2() as usize, x)?;
                 items.sort();
                 Ok(Value::list(items))
             }
@@ -402,9 +452,13 @@ impl Machine<'_> {
                 let items = self.list(first, frame)?;
                 let Some(needle) = args.get(1) else { return Err(self.spec_error(&x.span, "missing argument".into())) };
                 let needle = self.eval(needle, frame)?;
+                self.burn_items(&items, 1, x)?;
                 Ok(items.iter().position(|v| *v == needle).map_or(Value::Null, |i| Value::Int(i as i64)))
             }
-            Builtin::Abs => Ok(Value::Int(self.int(first, frame)?.abs())),
+            Builtin::Abs => {
+                let i = self.int(first, frame)?;
+                i.checked_abs().map(Value::Int).ok_or_else(|| self.overflow(x))
+            }
             Builtin::Str => {
                 let v = self.eval(first, frame)?;
                 Ok(Value::str(&super::show(self.prog, &self.players, &v)))
@@ -542,18 +596,6 @@ pub(super) fn multiset_minus(a: &[Value], b: &[Value]) -> Vec<Value> {
 fn first_duplicate(items: &[Value]) -> Option<Value> {
     let mut seen = std::collections::HashSet::with_capacity(items.len());
     items.iter().find(|v| !seen.insert(*v)).cloned()
-}
-
-/// The work a value stands for: its items, and those of lists inside it.
-fn weight(v: &Value) -> usize {
-    match v {
-        Value::List(l) => {
-            l.len() + l.iter().map(|i| if let Value::List(inner) = i { inner.len() } else { 0 }).sum::<usize>()
-        }
-        Value::Map(m) => m.len(),
-        Value::Str(s) => s.len() / 16,
-        _ => 0,
-    }
 }
 
 /// Every choice of `k` items, in the order of the list.

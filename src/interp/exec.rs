@@ -14,6 +14,14 @@ pub const TURN_ORDER: u16 = 2;
 
 impl<'p> Machine<'p> {
     pub(super) fn exec_block(&mut self, block: &'p Block, frame: &mut Vec<Value>) -> Run<Ctl> {
+        let Some(first) = block.first() else { return Ok(Ctl::Next) };
+        self.enter(&first.span)?;
+        let out = self.exec_statements(block, frame);
+        self.nesting -= 1;
+        out
+    }
+
+    fn exec_statements(&mut self, block: &'p Block, frame: &mut Vec<Value>) -> Run<Ctl> {
         for s in block {
             let ctl = self.exec(s, frame)?;
             if ctl != Ctl::Next {
@@ -28,6 +36,7 @@ impl<'p> Machine<'p> {
         match &s.s {
             St::Let(slot, x) => {
                 let v = self.eval(x, frame)?;
+                self.shallow_enough(&v, &x.span)?;
                 bind(frame, *slot, v);
             }
             St::Require { .. } => {}
@@ -35,15 +44,18 @@ impl<'p> Machine<'p> {
                 return if self.truth(c, frame)? { self.exec_block(a, frame) } else { self.exec_block(b, frame) };
             }
             St::For { slot, slot2, coll, body } => return self.exec_for(*slot, *slot2, coll, body, frame),
-            St::While(c, body) => {
-                while self.truth(c, frame)? {
-                    match self.exec_block(body, frame)? {
-                        Ctl::Break => break,
-                        Ctl::Again => return Ok(Ctl::Again),
-                        _ => {}
-                    }
+            // Each round pays, so that a loop with an empty body still runs out of fuel.
+            St::While(c, body) => loop {
+                self.burn(&s.span)?;
+                if !self.truth(c, frame)? {
+                    break;
                 }
-            }
+                match self.exec_block(body, frame)? {
+                    Ctl::Break => break,
+                    Ctl::Again => return Ok(Ctl::Again),
+                    _ => {}
+                }
+            },
             St::Loop(body) => loop {
                 self.burn(&s.span)?;
                 match self.exec_block(body, frame)? {
@@ -72,6 +84,7 @@ impl<'p> Machine<'p> {
         frame: &mut Vec<Value>,
     ) -> Run<Ctl> {
         for (a, b) in self.entries(coll, slot2.is_some(), frame)? {
+            self.burn(&coll.span)?;
             bind(frame, slot, a);
             if let Some(s2) = slot2 {
                 bind(frame, s2, b);
@@ -96,13 +109,18 @@ impl<'p> Machine<'p> {
     ) -> Run<()> {
         let keys = path.iter().map(|k| self.eval(k, frame)).collect::<Run<Vec<_>>>()?;
         let new = self.eval(value, frame)?;
+        // The path adds its own levels above the new value.
+        if new.deeper_than(super::MAX_VALUE_DEPTH.saturating_sub(keys.len())) {
+            return Err(self.too_deep_value(&value.span));
+        }
         let slot = match target {
             Target::Global(g) => self.globals.get_mut(g as usize),
             Target::Local(l) => frame.get_mut(l as usize),
         };
         let Some(slot) = slot else { return Err(self.spec_error(&s.span, "assignment to nothing".into())) };
         let mut root = std::mem::replace(slot, Value::Null);
-        let result = update(&mut root, &keys, op, new);
+        let mut work = 0;
+        let result = update(&mut root, &keys, op, new, &mut work);
         let slot = match target {
             Target::Global(g) => self.globals.get_mut(g as usize),
             Target::Local(l) => frame.get_mut(l as usize),
@@ -110,7 +128,8 @@ impl<'p> Machine<'p> {
         if let Some(slot) = slot {
             *slot = root;
         }
-        result.map_err(|m| self.spec_error(&s.span, m))
+        result.map_err(|m| self.spec_error(&s.span, m))?;
+        self.burn_n(work, &s.span)
     }
 
     fn call_proc(&mut self, p: u16, args: &[X], frame: &mut Vec<Value>, s: &S) -> Run<()> {
@@ -347,6 +366,7 @@ impl<'p> Machine<'p> {
                 }
                 St::Let(slot, x) => {
                     let v = self.eval(x, frame)?;
+                    self.shallow_enough(&v, &x.span)?;
                     bind(frame, *slot, v);
                     None
                 }
@@ -373,6 +393,7 @@ impl<'p> Machine<'p> {
         frame: &mut Vec<Value>,
     ) -> Run<Option<(u16, String, crate::span::Span)>> {
         for (a, b) in self.entries(coll, slot2.is_some(), frame)? {
+            self.burn(&coll.span)?;
             bind(frame, slot, a);
             if let Some(s2) = slot2 {
                 bind(frame, s2, b);
@@ -394,13 +415,15 @@ pub(super) enum Dispatch {
     Taken(Ctl),
 }
 
-/// Changes the value at `keys` inside `root`.
-fn update(root: &mut Value, keys: &[Value], op: AssignOp, new: Value) -> Result<(), String> {
+/// Changes the value at `keys` inside `root`, adding to `work` the items it had to look
+/// through or copy on the way.
+fn update(root: &mut Value, keys: &[Value], op: AssignOp, new: Value, work: &mut usize) -> Result<(), String> {
     let Some((key, rest)) = keys.split_first() else {
-        return combine(root, op, new);
+        return combine(root, op, new, work);
     };
     match root {
         Value::List(list) => {
+            *work += list.len();
             let Value::Int(i) = key else {
                 return Err(format!("a list index must be an int, not {}", key.type_name()));
             };
@@ -409,15 +432,16 @@ fn update(root: &mut Value, keys: &[Value], op: AssignOp, new: Value) -> Result<
                 .ok()
                 .and_then(|i| std::rc::Rc::make_mut(list).get_mut(i))
                 .ok_or(format!("index {i} is outside a list of {len}"))?;
-            update(item, rest, op, new)
+            update(item, rest, op, new, work)
         }
         Value::Map(map) => {
+            *work += map.len();
             let map = std::rc::Rc::make_mut(map);
             if let Some((_, v)) = map.iter_mut().find(|(k, _)| k == key) {
-                return update(v, rest, op, new);
+                return update(v, rest, op, new, work);
             }
             let mut v = Value::Null;
-            update(&mut v, rest, op, new)?;
+            update(&mut v, rest, op, new, work)?;
             map.push((key.clone(), v));
             Ok(())
         }
@@ -425,7 +449,10 @@ fn update(root: &mut Value, keys: &[Value], op: AssignOp, new: Value) -> Result<
     }
 }
 
-fn combine(slot: &mut Value, op: AssignOp, new: Value) -> Result<(), String> {
+fn combine(slot: &mut Value, op: AssignOp, new: Value, work: &mut usize) -> Result<(), String> {
+    if let (AssignOp::Add | AssignOp::Sub, Value::List(a), Value::List(b)) = (op, &*slot, &new) {
+        *work += a.len() * b.len().max(1);
+    }
     *slot = match (op, &*slot, new) {
         (AssignOp::Set, _, v) => v,
         (AssignOp::Add, Value::Int(a), Value::Int(b)) => Value::Int(a.checked_add(b).ok_or("overflow")?),

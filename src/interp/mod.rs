@@ -26,6 +26,13 @@ pub const MAX_CALL_DEPTH: u32 = 200;
 /// Largest list or text the rules may build: far above any card game, and a stop for a
 /// rules file that doubles a list in a loop before its fuel runs out.
 pub const MAX_ITEMS: usize = 1_000_000;
+/// Deepest nesting of lists and maps in a value the rules keep (`let`, assignments, state):
+/// real games nest three or four levels; every value is compared, shown and dropped by
+/// recursion, so the bound keeps those within the stack.
+pub const MAX_VALUE_DEPTH: usize = 100;
+/// Deepest nesting of evaluations and statements at run time (calls times the depth of the
+/// expressions in each): a stop before the stack runs out, with a diagnostic.
+pub const MAX_NESTING: u32 = 2_000;
 
 /// One transcript event, decoded against the action's shape.
 #[derive(Debug, Clone)]
@@ -102,6 +109,8 @@ pub struct Machine<'p> {
     draining: bool,
     fuel: u64,
     depth: u32,
+    /// Evaluations and blocks under way, one inside another (`MAX_NESTING`).
+    nesting: u32,
     rng: Rng,
     /// Whether failing checks write their messages (not while listing legal actions).
     explain: bool,
@@ -142,6 +151,7 @@ impl<'p> Machine<'p> {
             draining: false,
             fuel: FUEL_PER_EVENT,
             depth: 0,
+            nesting: 0,
             rng,
             explain: true,
             taken: 0,
@@ -213,6 +223,54 @@ impl<'p> Machine<'p> {
         Ok(())
     }
 
+    /// Steps one level deeper into evaluation; the caller steps out (`nesting -= 1`) when
+    /// this succeeds.
+    #[inline]
+    fn enter(&mut self, span: &Span) -> Run<()> {
+        if self.nesting >= MAX_NESTING {
+            return Err(self.too_deep_run(span));
+        }
+        self.nesting += 1;
+        Ok(())
+    }
+
+    #[cold]
+    fn too_deep_run(&self, span: &Span) -> Stop {
+        let message = format!("the rules nest calls and expressions more than {MAX_NESTING} deep");
+        let diag = Diag::new(codes::LIMIT, message)
+            .label(span.clone(), "reached here")
+            .help("a helper that calls itself needs a case that stops; deep recursion can often be a `for` loop");
+        Stop::Spec(Box::new(self.prog.source.place(diag)))
+    }
+
+    /// Refuses to keep a value nested deeper than `MAX_VALUE_DEPTH`.
+    fn shallow_enough(&self, v: &Value, span: &Span) -> Run<()> {
+        if v.deeper_than(MAX_VALUE_DEPTH) {
+            return Err(self.too_deep_value(span));
+        }
+        Ok(())
+    }
+
+    #[cold]
+    fn too_deep_value(&self, span: &Span) -> Stop {
+        let message = format!("the rules build a value nested more than {MAX_VALUE_DEPTH} lists or maps deep");
+        let diag = Diag::new(codes::LIMIT, message)
+            .label(span.clone(), "this value")
+            .help("a value that wraps itself in a loop (`x = [x]`) grows without end; keep the items in one flat list");
+        Stop::Spec(Box::new(self.prog.source.place(diag)))
+    }
+
+    /// Spends fuel for the work a value stands for (showing it, comparing it, building it).
+    fn burn_weight(&mut self, v: &Value, span: &Span) -> Run<()> {
+        let w = v.weight(usize::try_from(self.fuel).unwrap_or(usize::MAX));
+        self.burn_n(w, span)
+    }
+
+    #[cold]
+    fn overflow(&self, x: &X) -> Stop {
+        self.spec_error(&x.span, "arithmetic overflow or division by zero".into())
+    }
+
     #[cold]
     fn out_of_fuel(&self, span: &Span) -> Stop {
         let diag = Diag::new(codes::FUEL, format!("the rules ran {FUEL_PER_EVENT} steps without waiting for an event"))
@@ -249,16 +307,30 @@ fn stop_diag(s: Stop) -> Diag {
     }
 }
 
-/// Evaluates an expression that needs no game (card attributes, codes) with the given locals.
-pub fn eval_constant(prog: &Program, x: &X, locals: &[Value]) -> Result<Value, Diag> {
-    let mut m =
-        Machine::new(prog, Rc::from(Vec::<String>::new()), vec![], Source::Transcript { events: vec![], pos: 0 });
-    let mut frame = locals.to_vec();
-    frame.resize(frame.len() + 16, Value::Null);
-    m.eval(x, &mut frame).map_err(|s| match s {
-        Stop::Spec(d) => *d,
-        Stop::End => Diag::new(codes::RUNTIME, "unexpected end"),
-    })
+/// Evaluates expressions that need no game (card attributes and codes) while a rules file is
+/// compiled. All of them together get one budget of fuel, as the steps between two events do.
+pub struct Constants<'p> {
+    machine: Machine<'p>,
+}
+
+impl<'p> Constants<'p> {
+    pub fn new(prog: &'p Program, fuel: u64) -> Self {
+        let source = Source::Transcript { events: vec![], pos: 0 };
+        let mut machine = Machine::new(prog, Rc::from(Vec::<String>::new()), vec![], source);
+        machine.fuel = fuel;
+        Constants { machine }
+    }
+
+    pub fn eval(&mut self, x: &X, locals: &[Value]) -> Result<Value, Diag> {
+        let mut frame = locals.to_vec();
+        frame.resize(frame.len() + 16, Value::Null);
+        self.machine.eval(x, &mut frame).map_err(stop_diag)
+    }
+
+    /// The fuel not spent yet.
+    pub fn fuel(&self) -> u64 {
+        self.machine.fuel
+    }
 }
 
 /// Evaluates an expression with parameters bound but no game state (parameter bounds).

@@ -77,6 +77,10 @@ fn name(p: P<'_>) -> Name {
     Name { text: p.as_str().to_string(), span: span(&p) }
 }
 
+fn shape_error_at(at: &Span) -> Diag {
+    Diag::new(codes::SYNTAX, "unexpected syntax").label(at.clone(), "here")
+}
+
 fn shape_error(p: &P<'_>) -> Diag {
     Diag::new(codes::SYNTAX, format!("unexpected {:?}", p.as_rule())).label(span(p), "here")
 }
@@ -112,6 +116,11 @@ fn item_into(p: P<'_>, spec: &mut Spec) -> R<()> {
             let lo = int_value(&next(&mut it, &at)?)?;
             next(&mut it, &at)?; // dotdot
             let hi = int_value(&next(&mut it, &at)?)?;
+            let max = crate::program::MAX_PLAYERS;
+            if lo < 1 || hi < lo || hi > i64::from(max) {
+                return Err(Diag::new(codes::LIMIT, format!("a game is for 1 to {max} players, not {lo} to {hi}"))
+                    .label(at, "player count"));
+            }
             spec.players = Some((lo as u32, hi as u32, at));
         }
         Rule::rule_decl => {
@@ -375,15 +384,32 @@ fn stmt(p: P<'_>) -> R<Stmt> {
     Ok(Stmt { kind, span: at })
 }
 
-fn if_stmt<'a>(mut it: impl Iterator<Item = P<'a>>, at: &Span) -> R<StmtKind> {
+fn if_stmt<'a>(it: impl Iterator<Item = P<'a>>, at: &Span) -> R<StmtKind> {
+    let mut arms: Vec<(Expr, Block, Span)> = vec![];
+    let mut last = None;
+    let mut it = it.peekable();
     let cond = expr(next(&mut it, at)?)?;
-    let then = block(next(&mut it, at)?)?;
-    let otherwise = match it.next() {
-        None => None,
-        Some(e) if e.as_rule() == Rule::if_stmt => Some(vec![stmt(e)?]),
-        Some(e) => Some(block(e)?),
-    };
-    Ok(StmtKind::If(cond, then, otherwise))
+    arms.push((cond, block(next(&mut it, at)?)?, at.clone()));
+    for p in it {
+        chain_ok(arms.len(), at)?;
+        if p.as_rule() == Rule::else_if {
+            let arm_at = span(&p);
+            let mut inner = kids(p);
+            let cond = expr(next(&mut inner, &arm_at)?)?;
+            arms.push((cond, block(next(&mut inner, &arm_at)?)?, arm_at.start..at.end));
+        } else {
+            last = Some(block(p)?);
+        }
+    }
+    // `else if` arms nest from the last one outwards: each is the `else` of the one before.
+    let mut otherwise = last;
+    while let Some((cond, then, arm_at)) = arms.pop() {
+        if arms.is_empty() {
+            return Ok(StmtKind::If(cond, then, otherwise));
+        }
+        otherwise = Some(vec![Stmt { kind: StmtKind::If(cond, then, otherwise), span: arm_at }]);
+    }
+    Err(shape_error_at(at))
 }
 
 fn choose<'a>(it: impl Iterator<Item = P<'a>>) -> R<StmtKind> {
@@ -474,8 +500,21 @@ fn expr_any(p: P<'_>) -> R<Expr> {
     }
 }
 
+/// Refuses a chain of more than `MAX_CHAIN` links: each is a level of the tree, and every
+/// later stage walks the tree recursively.
+fn chain_ok(links: usize, at: &Span) -> R<()> {
+    if links > super::MAX_CHAIN {
+        let message = format!("a chain of more than {} operators or accessors", super::MAX_CHAIN);
+        return Err(Diag::new(codes::TOO_DEEP, message)
+            .label(at.start..at.start + 1, "this expression")
+            .help("split it with `let` or a helper `fn`"));
+    }
+    Ok(())
+}
+
 fn binary_chain(p: P<'_>) -> R<Expr> {
     let at = span(&p);
+    chain_ok(p.clone().into_inner().count() / 2, &at)?;
     let mut it = kids(p);
     let mut left = expr_any(next(&mut it, &at)?)?;
     while let Some(op) = it.next() {
@@ -511,6 +550,7 @@ fn bin_op(p: &P<'_>) -> BinOp {
 fn prefix_chain(p: P<'_>, op: UnOp) -> R<Expr> {
     let at = span(&p);
     let kids: Vec<P<'_>> = kids(p).collect();
+    chain_ok(kids.len(), &at)?;
     let (ops, rest) = kids.split_at(kids.len().saturating_sub(1));
     let last =
         rest.first().cloned().ok_or_else(|| Diag::new(codes::SYNTAX, "missing operand").label(at.clone(), "here"))?;
@@ -523,22 +563,24 @@ fn prefix_chain(p: P<'_>, op: UnOp) -> R<Expr> {
 
 fn postfix(p: P<'_>) -> R<Expr> {
     let at = span(&p);
+    chain_ok(p.clone().into_inner().count(), &at)?;
     let mut it = kids(p);
     let mut e = expr_any(next(&mut it, &at)?)?;
     for op in it {
         let end = op.as_span().end();
         let whole = e.span.start..end;
         let kind = match op.as_rule() {
-            Rule::index => ExprKind::Index(Box::new(e), Box::new(expr(first_kid(op)?)?)),
             Rule::field => ExprKind::Field(Box::new(e), name(first_kid(op)?)),
-            _ => slice(e, op)?,
+            _ => bracket(e, op)?,
         };
         e = Expr { kind, span: whole };
     }
     Ok(e)
 }
 
-fn slice(base: Expr, p: P<'_>) -> R<ExprKind> {
+/// `[i]` (an index) or `[a..b]` (a slice, either end optional).
+fn bracket(base: Expr, p: P<'_>) -> R<ExprKind> {
+    let at = span(&p);
     let mut lo = None;
     let mut hi = None;
     let mut seen_dots = false;
@@ -549,7 +591,11 @@ fn slice(base: Expr, p: P<'_>) -> R<ExprKind> {
             _ => lo = Some(Box::new(expr(c)?)),
         }
     }
-    Ok(ExprKind::Slice(Box::new(base), lo, hi))
+    match (seen_dots, lo) {
+        (true, lo) => Ok(ExprKind::Slice(Box::new(base), lo, hi)),
+        (false, Some(i)) => Ok(ExprKind::Index(Box::new(base), i)),
+        (false, None) => Err(Diag::new(codes::SYNTAX, "an index needs a value: `xs[i]`").label(at, "empty brackets")),
+    }
 }
 
 fn primary(p: P<'_>, at: Span) -> R<Expr> {
@@ -562,15 +608,9 @@ fn primary(p: P<'_>, at: Span) -> R<Expr> {
         Rule::null_lit => ExprKind::Null,
         Rule::table_lit => ExprKind::Table,
         Rule::ident => ExprKind::Name(name(p)),
-        Rule::if_expr => {
-            let mut it = kids(p);
-            let c = expr(next(&mut it, &at)?)?;
-            let a = expr(next(&mut it, &at)?)?;
-            ExprKind::If(Box::new(c), Box::new(a), Box::new(expr(next(&mut it, &at)?)?))
-        }
+        Rule::if_expr => return if_expr(p, at),
         Rule::quantifier => quantifier(p, &at)?,
-        Rule::comprehension => comprehension(p, &at)?,
-        Rule::list_lit => ExprKind::List(kids(p).map(expr).collect::<R<_>>()?),
+        Rule::list_expr => list_expr(p, &at)?,
         Rule::record_lit => ExprKind::Record(kids(p).map(record_entry).collect::<R<_>>()?),
         Rule::call => {
             let mut it = kids(p);
@@ -603,9 +643,44 @@ fn quantifier(p: P<'_>, at: &Span) -> R<ExprKind> {
     Ok(ExprKind::Quantifier { all, var, coll: Box::new(coll), body: Box::new(body) })
 }
 
-fn comprehension(p: P<'_>, at: &Span) -> R<ExprKind> {
+/// `if C then A else if D then B else E`, its `else if` arms nested from the last outwards.
+fn if_expr(p: P<'_>, at: Span) -> R<Expr> {
+    let mut arms: Vec<(Expr, Expr, usize)> = vec![];
+    let mut last = None;
     let mut it = kids(p);
-    let body = expr(next(&mut it, at)?)?;
+    let cond = expr(next(&mut it, &at)?)?;
+    arms.push((cond, expr(next(&mut it, &at)?)?, at.start));
+    for c in it {
+        chain_ok(arms.len(), &at)?;
+        if c.as_rule() == Rule::else_if_expr {
+            let arm_at = span(&c);
+            let mut inner = kids(c);
+            let cond = expr(next(&mut inner, &arm_at)?)?;
+            arms.push((cond, expr(next(&mut inner, &arm_at)?)?, arm_at.start));
+        } else {
+            last = Some(expr(c)?);
+        }
+    }
+    let mut otherwise = last.ok_or_else(|| shape_error_at(&at))?;
+    while let Some((cond, then, start)) = arms.pop() {
+        let kind = ExprKind::If(Box::new(cond), Box::new(then), Box::new(otherwise));
+        otherwise = Expr { kind, span: start..at.end };
+    }
+    Ok(otherwise)
+}
+
+/// `[A, B]`, or `[BODY for x in XS where COND]`.
+fn list_expr(p: P<'_>, at: &Span) -> R<ExprKind> {
+    let parts: Vec<P<'_>> = kids(p).collect();
+    match parts.as_slice() {
+        [body, tail] if tail.as_rule() == Rule::comprehension => comprehension(body.clone(), tail.clone(), at),
+        _ => Ok(ExprKind::List(parts.into_iter().map(expr).collect::<R<_>>()?)),
+    }
+}
+
+fn comprehension(body: P<'_>, tail: P<'_>, at: &Span) -> R<ExprKind> {
+    let body = expr(body)?;
+    let mut it = kids(tail);
     let var = name(next(&mut it, at)?);
     let mut c = next(&mut it, at)?;
     let mut var2 = None;
