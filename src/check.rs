@@ -13,6 +13,9 @@ use crate::value::Value;
 
 /// Largest transcript file read; larger ones are malformed rather than a memory hazard.
 pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
+/// Most winners a verdict names (a game has at most 255 players; a rules file that says
+/// otherwise is cut short here).
+const MAX_WINNERS: usize = 1_000;
 /// Largest rules file read.
 pub const MAX_RULES_BYTES: u64 = 4 * 1024 * 1024;
 
@@ -21,14 +24,53 @@ pub fn read_rules(path: &Path) -> Result<String, String> {
     read_text(path, MAX_RULES_BYTES)
 }
 
-/// Reads a UTF-8 text file of at most `max` bytes.
+/// Reads a UTF-8 text file of at most `max` bytes. Only regular files are read: a FIFO would
+/// block and a device (`/dev/zero`) would never end. The size is checked as the file is read,
+/// not only as its metadata says.
 fn read_text(path: &Path, max: u64) -> Result<String, String> {
-    let meta = std::fs::metadata(path).map_err(|e| e.to_string())?;
-    if meta.len() > max {
-        return Err(format!("the file is larger than {} MiB", max / (1024 * 1024)));
+    use std::io::Read;
+    let meta = std::fs::metadata(path).map_err(|e| io_words(&e))?;
+    if !meta.is_file() {
+        return Err(format!("{} is not a regular file", kind_of_file(&meta)));
     }
-    let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+    let too_large = || format!("the file is larger than {} MiB", max / (1024 * 1024));
+    if meta.len() > max {
+        return Err(too_large());
+    }
+    let file = std::fs::File::open(path).map_err(|e| io_words(&e))?;
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+    file.take(max + 1).read_to_end(&mut bytes).map_err(|e| io_words(&e))?;
+    if bytes.len() as u64 > max {
+        return Err(too_large());
+    }
     String::from_utf8(bytes).map_err(|_| "the file is not UTF-8 text".to_string())
+}
+
+/// An I/O error in plain words, without the OS error number.
+pub fn io_words(e: &std::io::Error) -> String {
+    let text = e.to_string();
+    match text.find(" (os error") {
+        Some(at) => text[..at].to_lowercase(),
+        None => text.to_lowercase(),
+    }
+}
+
+fn kind_of_file(meta: &std::fs::Metadata) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let t = meta.file_type();
+        if t.is_fifo() {
+            return "it is a named pipe, which";
+        }
+        if t.is_char_device() || t.is_block_device() {
+            return "it is a device, which";
+        }
+        if t.is_socket() {
+            return "it is a socket, which";
+        }
+    }
+    if meta.is_dir() { "it is a directory, which" } else { "it" }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -78,6 +120,12 @@ pub struct Report {
 }
 
 impl Report {
+    /// The verdict for a path that could not be read as a transcript (or whose checking
+    /// failed inside shinpan): malformed, with the reason.
+    pub fn unreadable(file: &str, message: impl Into<String>) -> Report {
+        Report::malformed(file, Rc::new(String::new()), None, vec![Malformed::new(message)])
+    }
+
     fn malformed(file: &str, text: Rc<String>, rules: Option<String>, errors: Vec<Malformed>) -> Report {
         Report {
             file: file.into(),
@@ -95,11 +143,18 @@ impl Report {
     }
 }
 
+/// Compiled rules kept at once; past this the cache starts again, so that a corpus naming
+/// ever new rules files cannot grow memory without end.
+const MAX_CACHED_PROGRAMS: usize = 64;
+
 /// Checks many transcripts, compiling each rules file once.
 #[derive(Default)]
 pub struct Checker {
     programs: HashMap<String, Result<Rc<Program>, Vec<Diag>>>,
     pub rules_override: Option<String>,
+    /// Transcripts may name only built-in rules, never a file (for servers that check what
+    /// players upload).
+    pub builtin_only: bool,
 }
 
 impl Checker {
@@ -113,7 +168,7 @@ impl Checker {
                 r
             }
         });
-        Checker { programs: HashMap::new(), rules_override }
+        Checker { programs: HashMap::new(), rules_override, builtin_only: false }
     }
 
     pub fn check_path(&mut self, path: &Path) -> Report {
@@ -152,7 +207,8 @@ impl Checker {
                 return Report::malformed(file, text, None, vec![Malformed::new("the transcript has no `rules`")]);
             }
         };
-        let program = match self.program(&rules_name, base) {
+        let named_by_transcript = self.rules_override.is_none();
+        let program = match self.lookup(&rules_name, base, named_by_transcript) {
             Ok(p) => p,
             Err(Lookup::Unknown(m)) => {
                 let at = if self.rules_override.is_some() { None } else { raw.rules.as_ref() };
@@ -196,9 +252,30 @@ impl Checker {
         }
     }
 
-    /// A compiled rules file by built-in name or path (relative to the transcript).
+    /// A compiled rules file by built-in name or path (relative to `base`), as the person
+    /// running shinpan names it.
     pub fn program(&mut self, name: &str, base: &Path) -> Result<Rc<Program>, Lookup> {
-        let (key, text, label, dir) = match crate::specs::builtin(name) {
+        self.lookup(name, base, false)
+    }
+
+    /// A compiled rules file. One named inside a transcript is untrusted: it must be a
+    /// `.rules` file (never `/etc/passwd`, whose lines a diagnostic would show), and with
+    /// `builtin_only` it must be built in.
+    fn lookup(&mut self, name: &str, base: &Path, named_by_transcript: bool) -> Result<Rc<Program>, Lookup> {
+        let builtin = crate::specs::builtin(name);
+        if named_by_transcript && builtin.is_none() {
+            if self.builtin_only {
+                return Err(Lookup::Unknown(format!(
+                    "`{}` is not a built-in rules name, and only built-in rules may be named here",
+                    crate::transcript::cut(name)
+                )));
+            }
+            if name.contains('/') && !name.ends_with(".rules") {
+                let what = crate::transcript::cut(name);
+                return Err(Lookup::Unknown(format!("`{what}` is not a rules file: its name must end in `.rules`")));
+            }
+        }
+        let (key, text, label, dir) = match builtin {
             Some(text) => (name.to_string(), text.to_string(), format!("specs/{name}.rules"), base.to_path_buf()),
             None if name.ends_with(".rules") || name.contains('/') => {
                 let path: PathBuf = if Path::new(name).is_absolute() { name.into() } else { base.join(name) };
@@ -209,9 +286,13 @@ impl Checker {
             }
             None => {
                 let known: Vec<&str> = crate::specs::BUILTIN.iter().map(|(n, _)| *n).collect();
+                let name = crate::transcript::cut(name);
                 return Err(Lookup::Unknown(format!("unknown rules `{name}` (built in: {})", known.join(", "))));
             }
         };
+        if self.programs.len() >= MAX_CACHED_PROGRAMS && !self.programs.contains_key(&key) {
+            self.programs.clear();
+        }
         let entry = self.programs.entry(key).or_insert_with(|| crate::compile_in(&label, &text, &dir).map(Rc::new));
         entry.clone().map_err(Lookup::Broken)
     }
@@ -250,15 +331,13 @@ fn report(
         })
         .collect();
     let verdict = if violations.is_empty() { Verdict::Legal } else { Verdict::Illegal };
-    let scores = match &outcome.scores {
-        Value::Map(m) => m
-            .iter()
-            .map(|(k, v)| (crate::interp::show(program, players, k), crate::render::value_json(program, players, v)))
-            .collect(),
+    // One budget for the whole map: each score may share the same huge value.
+    let scores = match crate::render::value_json(program, players, &outcome.scores) {
+        serde_json::Value::Object(m) => m.into_iter().collect(),
         _ => vec![],
     };
     let winners = match &outcome.winners {
-        Value::List(l) => l.iter().map(|p| crate::interp::show(program, players, p)).collect(),
+        Value::List(l) => l.iter().take(MAX_WINNERS).map(|p| crate::interp::show(program, players, p)).collect(),
         _ => vec![],
     };
     Report {

@@ -39,6 +39,10 @@ fn load(parent: &Name, base: &Path) -> Result<(String, String, PathBuf), Diag> {
     if let Some(text) = crate::specs::builtin(&parent.text) {
         return Ok((format!("specs/{}.rules", parent.text), text.to_string(), base.to_path_buf()));
     }
+    if !parent.text.ends_with(".rules") {
+        let message = format!("`{}` is neither a built-in rules name nor a `.rules` file", parent.text);
+        return Err(Diag::new(codes::UNKNOWN_NAME, message).label(parent.span.clone(), "extended here"));
+    }
     let path = base.join(&parent.text);
     let text = crate::check::read_rules(&path).map_err(|e| {
         Diag::new(codes::UNKNOWN_NAME, format!("cannot read the rules `{}` to extend: {e}", parent.text))

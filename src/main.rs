@@ -10,7 +10,13 @@ use shinpan::check::{Checker, Report, Verdict};
 use shinpan::{diag, render};
 
 #[derive(Parser)]
-#[command(name = "shinpan", version, about = "Checks recorded card games against rules written as spec files")]
+#[command(
+    name = "shinpan",
+    version,
+    about = "Checks recorded card games against rules written as spec files",
+    after_help = "Exit status of `check`: 0 every transcript legal, 1 some illegal and none malformed, \
+                  2 some malformed (or a rules file with errors), 64 bad usage, 74 the output could not be written."
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -29,11 +35,17 @@ enum Command {
         /// Transcripts checked at once (default: one per core)
         #[arg(long)]
         jobs: Option<usize>,
+        /// Let transcripts name only built-in rules, never a rules file (for servers that
+        /// check uploaded games)
+        #[arg(long)]
+        only_builtin_rules: bool,
+        /// Transcript files, or directories searched for them
         #[arg(required = true)]
         paths: Vec<PathBuf>,
     },
     /// Check rules files and print their diagnostics
     Lint {
+        /// Rules files, or directories searched for *.rules
         #[arg(required = true)]
         paths: Vec<PathBuf>,
     },
@@ -41,10 +53,13 @@ enum Command {
     Rules,
     /// Write a random legal transcript
     Play {
+        /// A built-in rules name or a .rules path
         #[arg(long)]
         rules: String,
+        /// How many players (within the game's range)
         #[arg(long)]
         players: usize,
+        /// Seed of the random choices: the same seed gives the same game
         #[arg(long, default_value_t = 0)]
         seed: u64,
         /// Stop after this many events
@@ -60,6 +75,11 @@ enum Format {
 }
 
 const USAGE: u8 = 64;
+/// The output could not be written (a full disk, a closed pipe): sysexits' EX_IOERR.
+const WRITE_FAILED: u8 = 74;
+/// Stack of every thread that compiles or runs rules. The engine's limits (nesting of
+/// expressions, of values and of calls) keep its deepest recursion well within this.
+const STACK: usize = 64 * 1024 * 1024;
 
 /// Writes to standard output; a closed pipe (`| head`) ends the output quietly, not in a panic.
 fn say(text: &str) -> bool {
@@ -67,78 +87,157 @@ fn say(text: &str) -> bool {
 }
 
 fn main() -> ExitCode {
+    std::panic::set_hook(Box::new(|info| eprintln!("shinpan: internal error (please report it): {info}")));
+    // Everything runs on a thread with a known stack, the same as the checking workers'.
+    let run = std::thread::Builder::new().name("shinpan".into()).stack_size(STACK).spawn(run);
+    match run.map(|t| t.join()) {
+        Ok(Ok(code)) => ExitCode::from(code),
+        _ => ExitCode::from(70),
+    }
+}
+
+fn run() -> u8 {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();
             let ok = matches!(e.kind(), clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion);
-            return ExitCode::from(if ok { 0 } else { USAGE });
+            return if ok { 0 } else { USAGE };
         }
     };
-    ExitCode::from(match cli.command {
-        Command::Check { format, rules, jobs, paths } => check(format, rules, jobs, &paths),
+    match cli.command {
+        Command::Check { format, rules, jobs, only_builtin_rules, paths } => {
+            check(format, Setup { rules, builtin_only: only_builtin_rules }, jobs, &paths)
+        }
         Command::Lint { paths } => lint(&paths),
         Command::Rules => list_rules(),
         Command::Play { rules, players, seed, max_events } => play(&rules, players, seed, max_events),
+    }
+}
+
+/// How every worker's checker is set up.
+#[derive(Clone)]
+struct Setup {
+    rules: Option<String>,
+    builtin_only: bool,
+}
+
+impl Setup {
+    fn checker(&self) -> Checker {
+        let mut checker = Checker::new(self.rules.clone());
+        checker.builtin_only = self.builtin_only;
+        checker
+    }
+}
+
+fn check(format: Option<Format>, setup: Setup, jobs: Option<usize>, paths: &[PathBuf]) -> u8 {
+    let format = format.unwrap_or(if std::io::stdout().is_terminal() { Format::Human } else { Format::Json });
+    let inputs = transcript_inputs(paths);
+    let color = std::io::stdout().is_terminal();
+    let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let jobs = jobs.clamp(1, inputs.len().max(1));
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut worst = 0u8;
+    let mut failed: Option<std::io::Error> = None;
+    let emit = |(code, text): (u8, String)| {
+        worst = worst.max(code);
+        match writeln!(out, "{text}") {
+            Ok(()) => true,
+            Err(e) => {
+                failed = Some(e);
+                false
+            }
+        }
+    };
+    in_order(&inputs, jobs, &setup, |report| render_one(report, format, color), emit);
+    if failed.is_none()
+        && let Err(e) = out.flush()
+    {
+        failed = Some(e);
+    }
+    match failed {
+        None => worst,
+        Some(e) => {
+            if e.kind() != std::io::ErrorKind::BrokenPipe {
+                eprintln!("shinpan: cannot write the verdicts: {}", shinpan::check::io_words(&e));
+            }
+            WRITE_FAILED
+        }
+    }
+}
+
+/// A path to check, or why it cannot be read (it still gets a verdict, in its place).
+enum Input {
+    File(PathBuf),
+    Unreadable(PathBuf, String),
+}
+
+impl Input {
+    fn path(&self) -> &Path {
+        match self {
+            Input::File(p) | Input::Unreadable(p, _) => p,
+        }
+    }
+}
+
+/// Checks one input; a panic inside shinpan becomes this input's malformed verdict, so the
+/// other files of the run keep theirs.
+fn judge(
+    checker: &mut Checker,
+    setup: &Setup,
+    input: &Input,
+    render: &dyn Fn(&Report) -> (u8, String),
+) -> (u8, String) {
+    let file = input.path().display().to_string();
+    let attempt = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let report = match input {
+            Input::File(path) => checker.check_path(path),
+            Input::Unreadable(_, why) => Report::unreadable(&file, why.clone()),
+        };
+        render(&report)
+    }));
+    attempt.unwrap_or_else(|payload| {
+        *checker = setup.checker();
+        let what = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| payload.downcast_ref::<&str>().copied())
+            .unwrap_or("unknown");
+        let message =
+            format!("shinpan failed inside while checking this file (an internal error, please report it): {what}");
+        render(&Report::unreadable(&file, message))
     })
 }
 
-fn check(format: Option<Format>, rules: Option<String>, jobs: Option<usize>, paths: &[PathBuf]) -> u8 {
-    let format = format.unwrap_or(if std::io::stdout().is_terminal() { Format::Human } else { Format::Json });
-    let files = match transcript_files(paths) {
-        Ok(f) => f,
-        Err(message) => {
-            eprintln!("shinpan: {message}");
-            return USAGE;
-        }
-    };
-    let color = std::io::stdout().is_terminal();
-    let jobs = jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .clamp(1, files.len().max(1));
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    let mut worst = 0u8;
-    let write = |(code, text): (u8, String), worst: &mut u8| {
-        *worst = (*worst).max(code);
-        writeln!(out, "{text}").is_ok()
-    };
-    in_order(
-        &files,
-        jobs,
-        &rules,
-        |checker, file| render_one(&checker.check_path(file), format, color),
-        write,
-        &mut worst,
-    );
-    worst
-}
-
-/// Checks files on `jobs` threads, each with its own compiled rules, and hands the results
-/// to `emit` in the order of `files`. Only results that finished early wait in memory.
+/// Checks inputs on `jobs` threads, each with its own compiled rules, and hands the results
+/// to `emit` in the order of `inputs`. Only results that finished early wait in memory. When
+/// `emit` fails (the output is gone), the run stops.
 fn in_order(
-    files: &[PathBuf],
+    inputs: &[Input],
     jobs: usize,
-    rules: &Option<String>,
-    work: impl Fn(&mut Checker, &Path) -> (u8, String) + Sync,
-    mut emit: impl FnMut((u8, String), &mut u8) -> bool,
-    worst: &mut u8,
+    setup: &Setup,
+    render: impl Fn(&Report) -> (u8, String) + Sync,
+    mut emit: impl FnMut((u8, String)) -> bool,
 ) {
     let next = std::sync::atomic::AtomicUsize::new(0);
     let (send, receive) = std::sync::mpsc::sync_channel::<(usize, (u8, String))>(jobs * 4);
     std::thread::scope(|scope| {
         for _ in 0..jobs {
             let send = send.clone();
-            let (next, work) = (&next, &work);
-            scope.spawn(move || {
-                let mut checker = Checker::new(rules.clone());
+            let (next, render) = (&next, &render);
+            let worker = move || {
+                let mut checker = setup.checker();
                 loop {
                     let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    let Some(file) = files.get(i) else { break };
-                    if send.send((i, work(&mut checker, file))).is_err() {
+                    let Some(input) = inputs.get(i) else { break };
+                    if send.send((i, judge(&mut checker, setup, input, render))).is_err() {
                         break;
                     }
                 }
-            });
+            };
+            if let Err(e) = std::thread::Builder::new().stack_size(STACK).spawn_scoped(scope, worker) {
+                eprintln!("shinpan: cannot start a worker thread: {e}");
+            }
         }
         drop(send);
         let mut waiting = std::collections::BTreeMap::new();
@@ -146,8 +245,10 @@ fn in_order(
         for (i, result) in receive {
             waiting.insert(i, result);
             while let Some(result) = waiting.remove(&due) {
-                if !emit(result, worst) {
-                    *worst = 2;
+                if !emit(result) {
+                    // Workers stop at their next send.
+                    next.store(inputs.len(), std::sync::atomic::Ordering::Relaxed);
+                    return;
                 }
                 due += 1;
             }
@@ -177,49 +278,85 @@ fn human(r: &Report, color: bool) -> String {
     text
 }
 
-/// Files in the order given, directories expanded recursively and sorted by path.
-fn transcript_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
-    let mut files = vec![];
+/// Every path given, in order; directories expanded recursively (each once, however many
+/// links lead to it) and sorted by path. A path that cannot be read keeps its place, with
+/// the reason, so that it gets a verdict rather than ending the run.
+fn transcript_inputs(paths: &[PathBuf]) -> Vec<Input> {
+    let is_transcript = |f: &Path| matches!(f.extension().and_then(|e| e.to_str()), Some("yaml" | "yml" | "json"));
+    let mut seen = std::collections::HashSet::new();
+    let mut inputs = vec![];
     for p in paths {
-        if p.is_dir() {
-            let mut found = vec![];
-            walk(p, &mut found, &|f| matches!(f.extension().and_then(|e| e.to_str()), Some("yaml" | "yml" | "json")));
-            found.sort();
-            files.extend(found);
-        } else if p.exists() {
-            files.push(p.clone());
-        } else {
-            return Err(format!("no such file or directory: {}", p.display()));
+        match std::fs::metadata(p) {
+            Ok(meta) if meta.is_dir() => {
+                let mut found = vec![];
+                walk(p, &mut found, &is_transcript, &mut seen);
+                found.sort_by(|a, b| a.path().cmp(b.path()));
+                inputs.extend(found);
+            }
+            Ok(_) => inputs.push(Input::File(p.clone())),
+            Err(e) => inputs.push(Input::Unreadable(p.clone(), shinpan::check::io_words(&e))),
         }
     }
-    Ok(files)
+    inputs
 }
 
-fn walk(dir: &Path, out: &mut Vec<PathBuf>, keep: &dyn Fn(&Path) -> bool) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            walk(&path, out, keep);
-        } else if keep(&path) {
-            out.push(path);
+/// The files under `dir` that `keep` accepts. A directory reached twice (through links) is
+/// walked once; one that cannot be read is reported in its place.
+fn walk(dir: &Path, out: &mut Vec<Input>, keep: &dyn Fn(&Path) -> bool, seen: &mut std::collections::HashSet<PathBuf>) {
+    let Ok(real) = std::fs::canonicalize(dir) else {
+        out.push(Input::Unreadable(dir.to_path_buf(), "cannot resolve the directory".into()));
+        return;
+    };
+    if !seen.insert(real) {
+        return;
+    }
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) => {
+            let why = format!("cannot read the directory: {}", shinpan::check::io_words(&e));
+            out.push(Input::Unreadable(dir.to_path_buf(), why));
+            return;
+        }
+    };
+    for entry in entries {
+        let path = match entry {
+            Ok(entry) => entry.path(),
+            Err(e) => {
+                let why = format!("cannot read the directory: {}", shinpan::check::io_words(&e));
+                out.push(Input::Unreadable(dir.to_path_buf(), why));
+                continue;
+            }
+        };
+        match std::fs::metadata(&path) {
+            Ok(meta) if meta.is_dir() => walk(&path, out, keep, seen),
+            Ok(_) if keep(&path) => out.push(Input::File(path)),
+            Ok(_) => {}
+            Err(e) if keep(&path) => out.push(Input::Unreadable(path, shinpan::check::io_words(&e))),
+            Err(_) => {}
         }
     }
 }
 
 fn lint(paths: &[PathBuf]) -> u8 {
-    let mut files = vec![];
+    let is_rules = |f: &Path| f.extension().is_some_and(|e| e == "rules");
+    let mut seen = std::collections::HashSet::new();
+    let mut inputs = vec![];
     for p in paths {
         if p.is_dir() {
-            walk(p, &mut files, &|f| f.extension().is_some_and(|e| e == "rules"));
+            walk(p, &mut inputs, &is_rules, &mut seen);
         } else {
-            files.push(p.clone());
+            inputs.push(Input::File(p.clone()));
         }
     }
-    files.sort();
+    inputs.sort_by(|a, b| a.path().cmp(b.path()));
     let mut worst = 0;
-    for f in files {
-        let text = match shinpan::check::read_rules(&f) {
+    for input in &inputs {
+        let f = input.path();
+        let text = match input {
+            Input::File(path) => shinpan::check::read_rules(path),
+            Input::Unreadable(_, why) => Err(why.clone()),
+        };
+        let text = match text {
             Ok(t) => t,
             Err(e) => {
                 eprintln!("shinpan: cannot read {}: {e}", f.display());
@@ -228,16 +365,19 @@ fn lint(paths: &[PathBuf]) -> u8 {
             }
         };
         let dir = f.parent().map(Path::to_path_buf).unwrap_or_default();
-        match shinpan::compile_in(&f.display().to_string(), &text, &dir) {
-            Ok(_) => {
-                say(&format!("{}: ok\n", f.display()));
+        let label = f.display().to_string();
+        let compiled = std::panic::catch_unwind(|| shinpan::compile_in(&label, &text, &dir).map(|_| ()));
+        match compiled {
+            Ok(Ok(())) => {
+                say(&format!("{label}: ok\n"));
             }
-            Err(diags) => {
+            Ok(Err(diags)) => {
                 worst = 2;
                 for d in diags {
                     say(&diag::render_fancy(&d, std::io::stdout().is_terminal()));
                 }
             }
+            Err(_) => worst = 2,
         }
     }
     worst
@@ -261,6 +401,11 @@ fn list_rules() -> u8 {
 fn play(rules: &str, players: usize, seed: u64, max_events: usize) -> u8 {
     let mut checker = Checker::new(None);
     let program = match checker.program(rules, Path::new(".")) {
+        Ok(p) if !(p.players.0 as usize..=p.players.1 as usize).contains(&players) => {
+            let (lo, hi) = p.players;
+            eprintln!("shinpan: `{}` is for {lo} to {hi} players, not {players}", p.name);
+            return USAGE;
+        }
         Ok(p) => p,
         Err(shinpan::check::Lookup::Unknown(m)) => {
             eprintln!("shinpan: {m}");
@@ -280,5 +425,28 @@ fn play(rules: &str, players: usize, seed: u64, max_events: usize) -> u8 {
             eprint!("{}", diag::render_plain(&d));
             2
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A panic while checking one file becomes that file's malformed verdict.
+    #[test]
+    #[allow(clippy::panic, reason = "the panic is what is tested")]
+    fn a_panic_becomes_the_verdict_of_its_file() {
+        let setup = Setup { rules: None, builtin_only: false };
+        let mut checker = setup.checker();
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/hangover/legal-annotated.yaml");
+        let render = |r: &Report| {
+            if r.verdict == Verdict::Legal {
+                panic!("boom");
+            }
+            (exit_code(r), render::json_line(r))
+        };
+        let (code, line) = judge(&mut checker, &setup, &Input::File(path), &render);
+        assert_eq!(code, 2);
+        assert!(line.contains("internal error") && line.contains("boom"), "{line}");
     }
 }

@@ -51,13 +51,42 @@ pub fn json_line(r: &Report) -> String {
 
 /// A value in transcript words: players by name, cards by code, maps as objects.
 pub fn value_json(prog: &Program, players: &[String], v: &Value) -> Json {
+    let mut budget = MAX_JSON_VALUES;
+    json_within(prog, players, v, &mut budget)
+}
+
+/// Most values one score (or state) is written with: past it, the rest is `"…"`, since a
+/// list shared a million times inside another is small in memory but not in JSON.
+pub const MAX_JSON_VALUES: usize = 100_000;
+
+fn json_within(prog: &Program, players: &[String], v: &Value, budget: &mut usize) -> Json {
+    if *budget == 0 {
+        return json!("…");
+    }
+    *budget -= 1;
     match v {
         Value::Null => Json::Null,
         Value::Bool(b) => json!(b),
         Value::Int(i) => json!(i),
-        Value::List(items) => Json::Array(items.iter().map(|i| value_json(prog, players, i)).collect()),
+        Value::List(items) => {
+            let mut out = vec![];
+            for item in items.iter() {
+                out.push(json_within(prog, players, item, budget));
+                if *budget == 0 {
+                    break;
+                }
+            }
+            Json::Array(out)
+        }
         Value::Map(entries) => {
-            Json::Object(entries.iter().map(|(k, v)| (show(prog, players, k), value_json(prog, players, v))).collect())
+            let mut out = Map::new();
+            for (k, v) in entries.iter() {
+                out.insert(show(prog, players, k), json_within(prog, players, v, budget));
+                if *budget == 0 {
+                    break;
+                }
+            }
+            Json::Object(out)
         }
         other => json!(show(prog, players, other)),
     }

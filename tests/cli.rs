@@ -27,7 +27,12 @@ fn exit_codes_follow_the_contract() {
     );
     assert_eq!(shinpan(&["check", "--format", "xml", "fixtures/"]).0, 64);
     assert_eq!(shinpan(&["frobnicate"]).0, 64);
-    assert_eq!(shinpan(&["check", "no/such/file.yaml"]).0, 64);
+    // A path that does not exist gets its own malformed verdict; the others keep theirs.
+    let (code, out, _) =
+        shinpan(&["check", "--format", "json", "no/such/file.yaml", "fixtures/hangover/legal-annotated.yaml"]);
+    assert_eq!(code, 2);
+    assert!(out.lines().next().unwrap().contains(r#""verdict":"malformed""#), "{out}");
+    assert!(out.lines().nth(1).unwrap().contains(r#""verdict":"legal""#), "{out}");
 }
 
 #[test]

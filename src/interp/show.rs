@@ -3,20 +3,57 @@
 use crate::program::Program;
 use crate::value::Value;
 
+/// Longest text a value is shown as: a list shared a million times inside another is
+/// tiny in memory but endless in words, so showing stops here with `…`.
+pub const MAX_SHOWN: usize = 10_000;
+
 pub fn show(prog: &Program, players: &[String], v: &Value) -> String {
+    let mut out = String::new();
+    write(prog, players, v, &mut out);
+    out
+}
+
+/// Appends `v` to `out`, stopping once `out` is longer than `MAX_SHOWN`.
+fn write(prog: &Program, players: &[String], v: &Value, out: &mut String) {
+    if out.len() > MAX_SHOWN {
+        return;
+    }
     match v {
-        Value::Player(p) => players.get(*p as usize).cloned().unwrap_or_else(|| format!("player {p}")),
+        Value::Player(p) => match players.get(*p as usize) {
+            Some(name) => out.push_str(name),
+            None => out.push_str(&format!("player {p}")),
+        },
         Value::List(items) => {
-            format!("[{}]", items.iter().map(|i| show(prog, players, i)).collect::<Vec<_>>().join(", "))
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                write(prog, players, item, out);
+                if out.len() > MAX_SHOWN {
+                    out.push('…');
+                    return;
+                }
+            }
+            out.push(']');
         }
         Value::Map(entries) => {
-            let parts: Vec<String> = entries
-                .iter()
-                .map(|(k, v)| format!("{}: {}", show(prog, players, k), show(prog, players, v)))
-                .collect();
-            format!("{{{}}}", parts.join(", "))
+            out.push('{');
+            for (i, (k, v)) in entries.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                write(prog, players, k, out);
+                out.push_str(": ");
+                write(prog, players, v, out);
+                if out.len() > MAX_SHOWN {
+                    out.push('…');
+                    return;
+                }
+            }
+            out.push('}');
         }
-        other => show_plain(prog, other),
+        other => out.push_str(&show_plain(prog, other)),
     }
 }
 

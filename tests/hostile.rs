@@ -1,0 +1,202 @@
+//! Files that are not what they seem, and runs that must not lose a verdict: every path gets
+//! a verdict in its place, nothing blocks, loops, or ends the run early.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "tests fail loudly")]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+const LEGAL: &str = "fixtures/hangover/legal-annotated.yaml";
+
+fn bin() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_shinpan"));
+    c.current_dir(env!("CARGO_MANIFEST_DIR"));
+    c
+}
+
+fn run(c: &mut Command) -> (i32, String, String) {
+    let out = c.stdin(Stdio::null()).output().unwrap();
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    (out.status.code().unwrap_or(-1), text(&out.stdout), text(&out.stderr))
+}
+
+fn check_json(paths: &[&str]) -> (i32, Vec<serde_json::Value>) {
+    let (code, out, err) = run(bin().args(["check", "--format", "json"]).args(paths));
+    assert!(!err.contains("panicked"), "{err}");
+    (code, out.lines().map(|l| serde_json::from_str(l).unwrap()).collect())
+}
+
+/// A fresh directory under the system's temporary one, removed when dropped.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Scratch {
+        let dir = std::env::temp_dir().join(format!("shinpan-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        Scratch(dir)
+    }
+
+    fn path(&self, name: &str) -> String {
+        self.0.join(name).display().to_string()
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn mkfifo(path: &str) {
+    assert!(Command::new("mkfifo").arg(path).status().unwrap().success());
+}
+
+fn legal_copy(to: &str) {
+    std::fs::copy(Path::new(env!("CARGO_MANIFEST_DIR")).join(LEGAL), to).unwrap();
+}
+
+#[test]
+fn a_named_pipe_is_never_opened() {
+    let s = Scratch::new("fifo");
+    mkfifo(&s.path("game.yaml"));
+    mkfifo(&s.path("pipe.rules"));
+    std::fs::write(s.path("names-pipe.yaml"), "rules: pipe.rules\nplayers: [a, b, c]\nevents: []\n").unwrap();
+    let (code, verdicts) = check_json(&[&s.path("game.yaml"), &s.path("names-pipe.yaml"), LEGAL]);
+    assert_eq!(code, 2);
+    assert!(verdicts[0]["errors"][0]["message"].as_str().unwrap().contains("named pipe"), "{verdicts:?}");
+    assert!(verdicts[1]["errors"][0]["message"].as_str().unwrap().contains("named pipe"), "{verdicts:?}");
+    assert_eq!(verdicts[2]["verdict"], "legal");
+    // As `--rules` too.
+    let (code, out, _) = run(bin().args(["check", "--format", "json", "--rules", &s.path("pipe.rules"), LEGAL]));
+    assert_eq!(code, 2);
+    assert!(out.contains("named pipe"), "{out}");
+}
+
+#[test]
+fn a_device_is_not_read_until_memory_runs_out() {
+    let (code, verdicts) = check_json(&["/dev/zero", LEGAL]);
+    assert_eq!(code, 2);
+    assert!(verdicts[0]["errors"][0]["message"].as_str().unwrap().contains("not a regular file"));
+    assert_eq!(verdicts[1]["verdict"], "legal");
+}
+
+#[test]
+fn links_to_a_directory_are_walked_once() {
+    let s = Scratch::new("links");
+    legal_copy(&s.path("a.yaml"));
+    std::os::unix::fs::symlink(".", s.path("x")).unwrap();
+    std::os::unix::fs::symlink(".", s.path("y")).unwrap();
+    let (code, verdicts) = check_json(&[&s.0.display().to_string()]);
+    assert_eq!((code, verdicts.len()), (0, 1), "{verdicts:?}");
+}
+
+#[test]
+fn a_link_loop_gets_its_own_verdict() {
+    let s = Scratch::new("loop");
+    std::os::unix::fs::symlink("loop.yaml", s.path("loop.yaml")).unwrap();
+    legal_copy(&s.path("z.yaml"));
+    let (code, verdicts) = check_json(&[&s.path("loop.yaml"), LEGAL]);
+    assert_eq!(code, 2);
+    assert_eq!(verdicts.len(), 2);
+    assert_eq!(verdicts[0]["verdict"], "malformed");
+    assert_eq!(verdicts[1]["verdict"], "legal");
+    // Inside a directory, the loop is reported in its place and the other file is judged.
+    let (code, verdicts) = check_json(&[&s.0.display().to_string()]);
+    assert_eq!(code, 2);
+    assert_eq!(verdicts.iter().map(|v| v["verdict"].as_str().unwrap()).collect::<Vec<_>>(), ["malformed", "legal"]);
+}
+
+#[test]
+fn an_unreadable_directory_is_reported() {
+    let s = Scratch::new("unreadable");
+    let dir = s.path("locked");
+    std::fs::create_dir(&dir).unwrap();
+    legal_copy(&s.path("locked/a.yaml"));
+    legal_copy(&s.path("open.yaml"));
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o000)).unwrap();
+    let root = s.0.display().to_string();
+    // Root reads every directory, so as root the run is made as `nobody`.
+    let as_root = std::fs::read_dir(&dir).is_ok();
+    let (code, out, err) = if as_root {
+        std::fs::set_permissions(&s.0, std::fs::Permissions::from_mode(0o755)).unwrap();
+        std::fs::set_permissions(s.path("open.yaml"), std::fs::Permissions::from_mode(0o644)).unwrap();
+        let mut c = Command::new("setpriv");
+        c.args(["--reuid=65534", "--regid=65534", "--clear-groups", env!("CARGO_BIN_EXE_shinpan")]);
+        run(c.args(["check", "--format", "json", &root]))
+    } else {
+        run(bin().args(["check", "--format", "json", &root]))
+    };
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(out.contains("cannot read the directory"), "{out}");
+    assert!(out.contains(r#""verdict":"legal""#), "{out}");
+}
+
+#[test]
+fn a_failed_write_is_not_a_success() {
+    let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+    let status = bin().args(["check", "--format", "json", LEGAL]).stdout(Stdio::from(full)).status().unwrap();
+    assert_eq!(status.code(), Some(74));
+}
+
+#[test]
+fn impossible_player_counts_are_bad_usage() {
+    for n in ["99999999999", "7", "0"] {
+        let (code, _, err) = run(bin().args(["play", "--rules", "hangover", "--players", n]));
+        assert_eq!(code, 64, "{n}: {err}");
+        assert!(err.contains("is for 3 to 5 players"), "{n}: {err}");
+    }
+}
+
+#[test]
+fn a_diagnostic_far_to_the_right_is_shown() {
+    let s = Scratch::new("wide");
+    let meta = "x".repeat(70_000);
+    let text = format!(
+        r#"{{"meta": "{meta}", "rules": "hangover", "players": ["aki", "ben", "chie"], "events": [{{"by": "aki", "play": "B1"}}]}}"#
+    );
+    std::fs::write(s.path("wide.json"), text).unwrap();
+    let (code, out, err) = run(bin().args(["check", "--format", "human", &s.path("wide.json"), LEGAL]));
+    assert_eq!(code, 1, "{err}");
+    assert!(out.contains("event 0 breaks `unexpected-action`"), "{out}");
+    assert!(out.lines().all(|l| l.chars().count() < 400), "a line was not cut");
+    assert!(out.contains("legal (finished"), "{out}");
+}
+
+#[test]
+fn a_transcript_cannot_make_shinpan_read_any_file() {
+    let s = Scratch::new("untrusted");
+    std::fs::write(s.path("passwd.yaml"), "rules: /etc/passwd\nplayers: [a, b, c]\nevents: []\n").unwrap();
+    std::fs::write(s.path("own.rules"), "extends hangover\ngame own\n").unwrap();
+    std::fs::write(s.path("own.yaml"), "rules: own.rules\nplayers: [a, b, c]\nevents: []\n").unwrap();
+    std::fs::write(s.path("sneaky.rules"), "extends \"/etc/passwd\"\ngame sneaky\n").unwrap();
+    std::fs::write(s.path("sneaky.yaml"), "rules: sneaky.rules\nplayers: [a, b, c]\nevents: []\n").unwrap();
+    let (code, out, _) =
+        run(bin().args(["check", "--format", "human", &s.path("passwd.yaml"), &s.path("sneaky.yaml")]));
+    assert_eq!(code, 2);
+    assert!(out.contains("is not a rules file"), "{out}");
+    assert!(!out.contains("root:"), "{out}");
+    // A server lets transcripts name only built-in rules.
+    let (_, verdicts) = check_json(&[&s.path("own.yaml")]);
+    assert_eq!(verdicts[0]["verdict"], "legal", "{verdicts:?}");
+    let (code, out, _) = run(bin().args(["check", "--format", "json", "--only-builtin-rules", &s.path("own.yaml")]));
+    assert_eq!(code, 2);
+    assert!(out.contains("only built-in rules may be named here"), "{out}");
+}
+
+#[test]
+fn rules_files_that_look_hostile_but_are_valid_compile() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/spec");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.to_string_lossy().ends_with(".rules.ok") {
+            let text = std::fs::read_to_string(&path).unwrap();
+            let compiled = shinpan::compile("ok.rules", &text);
+            assert!(compiled.is_ok(), "{}: {:?}", path.display(), compiled.err().map(|d| d[0].message.clone()));
+            checked += 1;
+        }
+    }
+    assert!(checked >= 2);
+}
