@@ -251,16 +251,15 @@ impl Decoder<'_> {
 
     fn map(&self, k: &Shape, v: &Shape, total: bool, entries: &[(Yaml, Yaml)]) -> Result<Value, String> {
         let mut out: Vec<(Value, Value)> = vec![];
+        let mut seen = std::collections::HashSet::with_capacity(entries.len());
         for (ky, vy) in entries {
             let key = self.value(k, ky, true)?;
-            if out.iter().any(|(seen, _)| *seen == key) {
+            if !seen.insert(key.clone()) {
                 return Err(format!("the key {} is given twice", yaml_words(ky)));
             }
             out.push((key, self.value(v, vy, false)?));
         }
-        if total
-            && let Some(missing) = self.key_domain(k)?.into_iter().find(|key| !out.iter().any(|(seen, _)| seen == key))
-        {
+        if total && let Some(missing) = self.key_domain(k)?.into_iter().find(|key| !seen.contains(key)) {
             return Err(format!("the key {} is missing", crate::interp::show(self.prog, self.players, &missing)));
         }
         Ok(Value::map(out))
@@ -323,8 +322,9 @@ impl Decoder<'_> {
                 {
                     return Err(format!("expected a list of {want}, found {}", items.len()));
                 }
-                if *distinct && let Some((i, _)) = items.iter().enumerate().find(|(i, v)| items[..*i].contains(v)) {
-                    return Err(format!("{} is listed twice", crate::interp::show(self.prog, self.players, &items[i])));
+                let mut seen = std::collections::HashSet::new();
+                if *distinct && let Some(twice) = items.iter().find(|v| !seen.insert(*v)) {
+                    return Err(format!("{} is listed twice", crate::interp::show(self.prog, self.players, twice)));
                 }
                 items.iter().try_for_each(|i| self.within(item, i))?;
             }

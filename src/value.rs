@@ -1,5 +1,6 @@
 //! Run-time values of the rules language.
 
+use std::collections::HashMap;
 use std::rc::Rc;
 
 /// A value. Lists and maps share their storage; cloning is cheap.
@@ -81,14 +82,51 @@ impl Value {
         count
     }
 
-    /// Whether lists and maps nest more than `limit` deep inside this value.
+    /// Whether lists and maps nest more than `limit` deep inside this value. A value that
+    /// shares its parts (`x = [x, x]` in a loop) is walked once per shared part, not once
+    /// per path, so the answer never costs more than the value's size in memory.
     pub fn deeper_than(&self, limit: usize) -> bool {
-        match self {
-            Value::List(items) => limit == 0 || items.iter().any(|v| v.deeper_than(limit - 1)),
-            Value::Map(entries) => {
-                limit == 0 || entries.iter().any(|(k, v)| k.deeper_than(limit - 1) || v.deeper_than(limit - 1))
-            }
-            _ => false,
+        let mut work = 0;
+        match self.deeper_than_quickly(limit, &mut work) {
+            Some(answer) => answer,
+            None => self.depth(&mut HashMap::new()) > limit,
         }
+    }
+
+    /// The plain walk, for the usual small values; `None` once it has looked at too many.
+    fn deeper_than_quickly(&self, limit: usize, work: &mut usize) -> Option<bool> {
+        *work += 1;
+        if *work > 4096 {
+            return None;
+        }
+        let children: &mut dyn Iterator<Item = &Value> = match self {
+            Value::List(items) => &mut items.iter(),
+            Value::Map(entries) => &mut entries.iter().flat_map(|(k, v)| [k, v]),
+            _ => return Some(false),
+        };
+        if limit == 0 {
+            return Some(true);
+        }
+        for child in children {
+            if child.deeper_than_quickly(limit - 1, work)? {
+                return Some(true);
+            }
+        }
+        Some(false)
+    }
+
+    /// How many lists and maps nest inside this value, each shared part measured once.
+    fn depth(&self, seen: &mut HashMap<*const (), usize>) -> usize {
+        let (key, children): (*const (), Vec<&Value>) = match self {
+            Value::List(items) => (Rc::as_ptr(items).cast(), items.iter().collect()),
+            Value::Map(entries) => (Rc::as_ptr(entries).cast(), entries.iter().flat_map(|(k, v)| [k, v]).collect()),
+            _ => return 0,
+        };
+        if let Some(d) = seen.get(&key) {
+            return *d;
+        }
+        let d = 1 + children.into_iter().map(|c| c.depth(seen)).max().unwrap_or(0);
+        seen.insert(key, d);
+        d
     }
 }

@@ -56,10 +56,11 @@ fn check_dir(dir: &Path) {
     assert!(diffs.is_empty(), "{}", diffs.join("\n"));
 }
 
+/// The rules documents' examples, copied from `../shared/rules/examples` into
+/// `fixtures/examples` so that a clone checks them with nothing beside it.
 #[test]
 fn shared_examples_of_every_built_in_game() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/rules/examples");
-    assert!(root.is_dir(), "the shared examples are expected at {}", root.display());
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/examples");
     let mut checked = 0;
     for (name, _) in shinpan::specs::BUILTIN {
         let dir = root.join(name);
@@ -68,7 +69,42 @@ fn shared_examples_of_every_built_in_game() {
             checked += 1;
         }
     }
-    assert!(checked > 0, "no built-in game has shared examples");
+    assert!(checked >= 3, "only {checked} built-in games have examples in {}", root.display());
+}
+
+/// Where `../shared` is present (our machines and CI), the copies in the repository equal it
+/// file for file: the examples, and any other data the tests read.
+#[test]
+fn copies_of_shared_data_equal_the_originals() {
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let shared = here.join("../shared");
+    if !shared.is_dir() {
+        eprintln!("../shared is not here (a user's clone): nothing to compare");
+        return;
+    }
+    let pairs = [("rules/examples", "fixtures/examples")];
+    for (theirs, ours) in pairs {
+        let (theirs, ours) = (shared.join(theirs), here.join(ours));
+        assert_eq!(files_under(&theirs), files_under(&ours), "{} and {} differ", theirs.display(), ours.display());
+    }
+}
+
+/// Every file under `dir`, by its path relative to `dir`, with its bytes.
+fn files_under(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut out = vec![];
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(d) = pending.pop() {
+        for entry in std::fs::read_dir(&d).unwrap_or_else(|e| panic!("{}: {e}", d.display())) {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                pending.push(path);
+            } else {
+                out.push((path.strip_prefix(dir).unwrap().to_path_buf(), std::fs::read(&path).unwrap()));
+            }
+        }
+    }
+    out.sort();
+    out
 }
 
 /// Every fixture directory with an `expected.jsonl`: the games, malformed and hostile input,
@@ -84,7 +120,7 @@ fn every_fixture_directory() {
         .collect();
     dirs.sort();
     let names: Vec<String> = dirs.iter().map(|d| d.file_name().unwrap().to_string_lossy().into_owned()).collect();
-    assert_eq!(names, ["curtain-call", "hangover", "malformed", "runaway", "torite-4to6", "variants"]);
+    assert_eq!(names, ["curtain-call", "demo", "hangover", "malformed", "runaway", "torite-4to6", "variants"]);
     for dir in dirs {
         check_dir(&dir);
     }

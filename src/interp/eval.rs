@@ -264,7 +264,9 @@ impl Machine<'_> {
 
     pub(super) fn index(&mut self, base: &Value, key: &Value, x: &X) -> Run<Value> {
         if let Value::Map(m) = base {
-            self.burn_n(m.len(), &x.span)?;
+            // A lookup compares the key with each key of the map.
+            let per_key = key.weight(usize::try_from(self.fuel).unwrap_or(usize::MAX));
+            self.burn_n(m.len().saturating_mul(per_key), &x.span)?;
         }
         match (base, key) {
             (Value::List(l), Value::Int(i)) => usize::try_from(*i)

@@ -119,8 +119,11 @@ impl<'p> Machine<'p> {
         };
         let Some(slot) = slot else { return Err(self.spec_error(&s.span, "assignment to nothing".into())) };
         let mut root = std::mem::replace(slot, Value::Null);
+        // Each step of the path compares its key with the keys of a map.
         let mut work = 0;
         let result = update(&mut root, &keys, op, new, &mut work);
+        let cap = usize::try_from(self.fuel).unwrap_or(usize::MAX);
+        let work = work.saturating_mul(keys.iter().map(|k| k.weight(cap)).max().unwrap_or(1));
         let slot = match target {
             Target::Global(g) => self.globals.get_mut(g as usize),
             Target::Local(l) => frame.get_mut(l as usize),

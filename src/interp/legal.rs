@@ -114,13 +114,8 @@ impl<'p> Machine<'p> {
             }
             let items = self.list(coll, frame)?;
             if items.iter().all(|v| self.fits(shape, v)) {
-                let mut unique: Vec<Value> = vec![];
-                for v in items.iter() {
-                    if !unique.contains(v) {
-                        unique.push(v.clone());
-                    }
-                }
-                return Ok(unique);
+                let mut seen = std::collections::HashSet::with_capacity(items.len());
+                return Ok(items.iter().filter(|v| seen.insert(*v)).cloned().collect());
             }
         }
         Ok(self.domain(shape)?.unwrap_or_default())
