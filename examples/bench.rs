@@ -40,6 +40,8 @@ fn main() {
     for (label, files) in [("yaml", &corpus), ("json", &json)] {
         let bytes: usize = files.iter().map(String::len).sum();
         let parse = time(|| files.iter().filter(|t| shinpan::transcript::read(t).is_ok()).count());
+        let saphyr =
+            time(|| files.iter().filter(|t| serde_saphyr::from_str::<serde::de::IgnoredAny>(t).is_ok()).count());
         let mut checker = Checker::new(None);
         let check = time(|| {
             files
@@ -50,9 +52,10 @@ fn main() {
                 .count()
         });
         println!(
-            "{label}: {} files, {:.1} MB: parse {:.3} s, check {:.3} s, ratio {:.2}",
+            "{label}: {} files, {:.1} MB: serde-saphyr alone {:.3} s, parse {:.3} s, check {:.3} s, ratio {:.2}",
             files.len(),
             bytes as f64 / 1e6,
+            saphyr.0,
             parse.0,
             check.0,
             check.0 / parse.0

@@ -1,0 +1,45 @@
+//! Every input the fuzzers (`fuzz/`) ever found to crash or hang shinpan, replayed: each must
+//! now end in a result or diagnostics that render, like any other input.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "tests fail loudly")]
+
+use std::path::Path;
+
+/// Replays one finding the way its fuzz target ran it (the target is the file name's prefix).
+fn replay(path: &Path) {
+    let name = path.file_name().unwrap().to_string_lossy().into_owned();
+    let data = std::fs::read(path).unwrap();
+    if name.starts_with("read_transcript") {
+        if let Ok(text) = std::str::from_utf8(&data) {
+            let _ = shinpan::transcript::read(text);
+        }
+    } else if name.starts_with("compile_rules") {
+        if let Ok(text) = std::str::from_utf8(&data) {
+            if let Err(diags) = shinpan::compile("fuzz.rules", text) {
+                assert!(!diags.is_empty(), "{name}");
+                diags.iter().for_each(|d| drop(shinpan::diag::render_plain(d)));
+            }
+        }
+    } else if name.starts_with("check_transcript") {
+        let Some((&pick, rest)) = data.split_first() else { return };
+        let (rules, _) = shinpan::specs::BUILTIN[pick as usize % shinpan::specs::BUILTIN.len()];
+        let Ok(text) = std::str::from_utf8(rest) else { return };
+        let mut checker = shinpan::check::Checker::new(Some(rules.to_string()));
+        let report = checker.check_text("fuzz.yaml", text.to_string(), Path::new("/nonexistent"));
+        assert!(shinpan::render::json_line(&report).contains("\"verdict\""), "{name}");
+        shinpan::render::diagnostics(&report).iter().for_each(|d| drop(shinpan::diag::render_plain(d)));
+    } else {
+        panic!("{name}: a finding's name starts with its fuzz target");
+    }
+}
+
+#[test]
+fn every_fuzz_finding_now_ends_in_a_result() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/findings");
+    let mut paths: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+    paths.sort();
+    assert!(!paths.is_empty(), "no findings in {}", dir.display());
+    // The same stack as the command line's threads.
+    let worker =
+        std::thread::Builder::new().stack_size(64 * 1024 * 1024).spawn(move || paths.iter().for_each(|p| replay(p)));
+    worker.unwrap().join().unwrap();
+}
