@@ -12,4 +12,4 @@ mkdir -p "corpus/$target" "artifacts/$target"
 exec cargo +nightly fuzz run -O "$target" "corpus/$target" -- \
     -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
     -dict="$dict" -fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
-    -artifact_prefix="artifacts/$target/" -print_final_stats=1
+    -print_final_stats=1   # cargo-fuzz sets -artifact_prefix=fuzz/artifacts/$target/

@@ -13,11 +13,11 @@ fn replay(path: &Path) {
             let _ = shinpan::transcript::read(text);
         }
     } else if name.starts_with("compile_rules") {
-        if let Ok(text) = std::str::from_utf8(&data) {
-            if let Err(diags) = shinpan::compile("fuzz.rules", text) {
-                assert!(!diags.is_empty(), "{name}");
-                diags.iter().for_each(|d| drop(shinpan::diag::render_plain(d)));
-            }
+        if let Ok(text) = std::str::from_utf8(&data)
+            && let Err(diags) = shinpan::compile("fuzz.rules", text)
+        {
+            assert!(!diags.is_empty(), "{name}");
+            diags.iter().for_each(|d| drop(shinpan::diag::render_plain(d)));
         }
     } else if name.starts_with("check_transcript") {
         let Some((&pick, rest)) = data.split_first() else { return };
