@@ -80,6 +80,8 @@ const WRITE_FAILED: u8 = 74;
 /// Stack of every thread that compiles or runs rules. The engine's limits (nesting of
 /// expressions, of values and of calls) keep its deepest recursion well within this.
 const STACK: usize = 64 * 1024 * 1024;
+/// Most checking threads, whatever `--jobs` asks.
+const MAX_JOBS: usize = 256;
 
 /// Writes to standard output; a closed pipe (`| head`) ends the output quietly, not in a panic.
 fn say(text: &str) -> bool {
@@ -135,7 +137,7 @@ fn check(format: Option<Format>, setup: Setup, jobs: Option<usize>, paths: &[Pat
     let inputs = transcript_inputs(paths);
     let color = std::io::stdout().is_terminal();
     let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let jobs = jobs.clamp(1, inputs.len().max(1));
+    let jobs = jobs.clamp(1, inputs.len().clamp(1, MAX_JOBS));
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let mut worst = 0u8;
     let mut failed: Option<std::io::Error> = None;
@@ -222,6 +224,7 @@ fn in_order(
     let next = std::sync::atomic::AtomicUsize::new(0);
     let (send, receive) = std::sync::mpsc::sync_channel::<(usize, (u8, String))>(jobs * 4);
     std::thread::scope(|scope| {
+        let mut started = 0;
         for _ in 0..jobs {
             let send = send.clone();
             let (next, render) = (&next, &render);
@@ -235,11 +238,22 @@ fn in_order(
                     }
                 }
             };
-            if let Err(e) = std::thread::Builder::new().stack_size(STACK).spawn_scoped(scope, worker) {
-                eprintln!("shinpan: cannot start a worker thread: {e}");
+            match std::thread::Builder::new().stack_size(STACK).spawn_scoped(scope, worker) {
+                Ok(_) => started += 1,
+                Err(e) => eprintln!("shinpan: cannot start a worker thread: {e}"),
             }
         }
         drop(send);
+        if started == 0 {
+            // No thread could be had: check here, one file after another.
+            let mut checker = setup.checker();
+            for input in inputs {
+                if !emit(judge(&mut checker, setup, input, &render)) {
+                    return;
+                }
+            }
+            return;
+        }
         let mut waiting = std::collections::BTreeMap::new();
         let mut due = 0;
         for (i, result) in receive {
