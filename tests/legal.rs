@@ -1,0 +1,183 @@
+//! The legal actions at a waiting point, shape by shape, against an enumeration written out
+//! by hand: what `shinpan play` draws from, what the help line of a violation lists, and what
+//! the property tests change events into. Caps are tested at, just under and just over.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "tests fail loudly")]
+
+/// A two-player game that waits once for `act`, whose argument has `shape`, taken by the
+/// first player under `head` (actors, guard, choices) with `checks` in its body.
+fn game(shape: &str, head: &str, checks: &str) -> String {
+    format!(
+        "game shapes\nplayers 2..2\nrule r \"the check\"\nenum Suit {{ Red, Blue, Green }}\n\
+         card Coin(face: int) {{\n  \"H\" (1)\n  \"T\" (0)\n}}\naction act: {shape}\nscores {{}}\nwinners []\n\
+         flow {{\n  choose {{\n    act(x) {head} {{\n{checks}\n    }}\n  }}\n}}\n"
+    )
+}
+
+/// The legal actions where the game first waits, as `actor argument` words, in order.
+fn legal_words(rules: &str) -> Vec<String> {
+    let prog = shinpan::compile("shapes.rules", rules).unwrap_or_else(|d| panic!("{}\n{rules}", d[0].message));
+    let game = shinpan::play::default_game(&prog, 2).unwrap();
+    let legal = shinpan::play::legal_after(&prog, game.players.clone(), game.params, vec![]).unwrap();
+    legal
+        .iter()
+        .map(|c| {
+            format!(
+                "{} {}",
+                shinpan::interp::show(&prog, &game.players, &c.actor),
+                shinpan::interp::show(&prog, &game.players, &c.arg)
+            )
+        })
+        .collect()
+}
+
+fn args_of(shape: &str) -> Vec<String> {
+    legal_words(&game(shape, "by players[0]", ""))
+        .into_iter()
+        .map(|w| w.trim_start_matches("aki ").to_string())
+        .collect()
+}
+
+fn words(list: &[&str]) -> Vec<String> {
+    list.iter().map(|s| s.to_string()).collect()
+}
+
+fn sorted(mut v: Vec<String>) -> Vec<String> {
+    v.sort();
+    v
+}
+
+#[test]
+fn every_finite_shape_lists_exactly_its_values() {
+    assert_eq!(args_of("int 1..3"), words(&["1", "2", "3"]));
+    assert_eq!(args_of("int -2..0"), words(&["-2", "-1", "0"]));
+    assert_eq!(args_of("int 3..3"), words(&["3"]));
+    assert_eq!(args_of("bool"), words(&["false", "true"]));
+    assert_eq!(args_of("Coin"), words(&["H", "T"]));
+    assert_eq!(args_of("Suit"), words(&["Red", "Blue", "Green"]));
+    assert_eq!(args_of("null"), words(&["null"]));
+    assert_eq!(args_of("\"pass\""), words(&["pass"]));
+    assert_eq!(args_of("player"), words(&["aki", "ben"]));
+    assert_eq!(args_of("Suit | int 1..2"), words(&["Red", "Blue", "Green", "1", "2"]));
+    assert_eq!(args_of("bool | null"), words(&["false", "true", "null"]));
+}
+
+#[test]
+fn a_record_lists_every_combination_with_optional_fields_left_out_or_given() {
+    let mut expected = vec![];
+    for a in ["false", "true"] {
+        expected.push(format!("{{a: {a}}}"));
+        for b in ["Red", "Blue", "Green"] {
+            expected.push(format!("{{a: {a}, b: {b}}}"));
+        }
+    }
+    assert_eq!(sorted(args_of("{a: bool, b?: Suit}")), sorted(expected));
+    assert_eq!(args_of("{c: Coin}"), words(&["{c: H}", "{c: T}"]));
+}
+
+#[test]
+fn shapes_without_a_finite_domain_list_nothing() {
+    for shape in ["int", "int ..3", "str", "list int", "list[2] bool", "map player -> int", "int 1..0"] {
+        assert_eq!(args_of(shape), Vec::<String>::new(), "{shape}");
+    }
+}
+
+#[test]
+fn the_domain_cap_holds_at_4096_values_apart() {
+    // 4,097 values (4096 apart) are listed; one more and the action lists none.
+    assert_eq!(args_of("int 0..4096").len(), 4097);
+    assert_eq!(args_of("int 1..4096").len(), 4096);
+    assert!(args_of("int 0..4097").is_empty());
+    // A record may have 4,096 combinations, not more.
+    assert_eq!(args_of("{a: int 0..63, b: int 0..63}").len(), 4096);
+    assert_eq!(args_of("{a: int 0..63, b: int 1..63}").len(), 4032);
+    assert!(args_of("{a: int 0..63, b: int 0..64}").is_empty());
+}
+
+#[test]
+fn actors_guards_and_choices_decide_who_may_take_what() {
+    assert_eq!(
+        legal_words(&game("bool", "by players", "")),
+        words(&["aki false", "aki true", "ben false", "ben true"])
+    );
+    assert_eq!(legal_words(&game("bool", "by players[1]", "")), words(&["ben false", "ben true"]));
+    assert_eq!(
+        legal_words(&game("bool", "by [players[1], players[0]]", "")),
+        words(&["ben false", "ben true", "aki false", "aki true"])
+    );
+    assert!(legal_words(&game("bool", "by players when false", "")).is_empty());
+    assert!(legal_words(&game("bool", "by []", "")).is_empty());
+    // `choices` replaces the domain, even of an unbounded shape.
+    assert_eq!(legal_words(&game("int", "by players[0] choices [7, 5]", "")), words(&["aki 7", "aki 5"]));
+}
+
+#[test]
+fn checks_keep_only_what_passes() {
+    let odd = game("int 1..5", "by players[0]", "      require x % 2 == 1 else r \"{x} is even\"");
+    assert_eq!(legal_words(&odd), words(&["aki 1", "aki 3", "aki 5"]));
+    // A check inside an `if` filters too.
+    let nested =
+        game("int 1..4", "by players[0]", "      if x > 2 {\n        require x == 4 else r \"not 4\"\n      }");
+    assert_eq!(legal_words(&nested), words(&["aki 1", "aki 2", "aki 4"]));
+    // A check inside a `for` filters too.
+    let looped = game(
+        "int 1..4",
+        "by players[0]",
+        "      for y in [2, 3] {\n        require x != y else r \"not {y}\"\n      }",
+    );
+    assert_eq!(legal_words(&looped), words(&["aki 1", "aki 4"]));
+}
+
+#[test]
+fn a_first_membership_check_narrows_the_candidates() {
+    // An unbounded shape has no domain, but `require x in XS` names the candidates: each once.
+    let narrowed = game("int", "by players[0]", "      require x in [3, 1, 3] else r \"not listed\"");
+    assert_eq!(legal_words(&narrowed), words(&["aki 3", "aki 1"]));
+    // When the collection holds values of another shape, the domain is used and checked.
+    let mixed = game("int 1..3", "by players[0]", "      require x in [\"a\", 2] else r \"not listed\"");
+    assert_eq!(legal_words(&mixed), words(&["aki 2"]));
+    // When the collection depends on the argument itself, it cannot name the candidates.
+    let own = game("int 1..3", "by players[0]", "      require x in [x, 9] else r \"never fails\"");
+    assert_eq!(legal_words(&own), words(&["aki 1", "aki 2", "aki 3"]));
+    // Only the first check narrows: a later membership check filters.
+    let later = game(
+        "int 1..3",
+        "by players[0]",
+        "      require x > 1 else r \"small\"\n      require x in [1, 2] else r \"no\"",
+    );
+    assert_eq!(legal_words(&later), words(&["aki 2"]));
+}
+
+/// The help line of a violation at the only waiting point of `game("int 1..N", ...)` where
+/// every value but N is legal.
+fn help_line(n: usize) -> String {
+    let dir = std::env::temp_dir().join(format!("shinpan-legal-{n}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let rules = game(&format!("int 1..{n}"), "by players[0]", &format!("      require x != {n} else r \"not {n}\""));
+    std::fs::write(dir.join("g.rules"), rules).unwrap();
+    let text = format!("rules: g.rules\nplayers: [aki, ben]\nevents:\n  - {{by: aki, act: {n}}}\n");
+    let report = shinpan::check::Checker::new(None).check_text("t.yaml", text, &dir);
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(report.verdict, shinpan::check::Verdict::Illegal, "{}", shinpan::render::json_line(&report));
+    report.violations[0].legal.join(", ")
+}
+
+#[test]
+fn the_help_line_lists_eight_then_counts_the_rest() {
+    assert_eq!(help_line(9), "aki act 1, aki act 2, aki act 3, aki act 4, aki act 5, aki act 6, aki act 7, aki act 8");
+    assert_eq!(
+        help_line(10),
+        "aki act 1, aki act 2, aki act 3, aki act 4, aki act 5, aki act 6, aki act 7, aki act 8, 1 more"
+    );
+    assert_eq!(help_line(8), "aki act 1, aki act 2, aki act 3, aki act 4, aki act 5, aki act 6, aki act 7");
+    assert!(help_line(30).ends_with("aki act 8, 21 more"));
+}
+
+/// The alphabet the property tests draw single changes from: every finite action argument,
+/// for every seat and the table.
+#[test]
+fn the_alphabet_of_single_changes_covers_every_finite_argument() {
+    let prog = shinpan::compile("shapes.rules", &game("Suit | bool", "by players[0]", "")).unwrap();
+    let g = shinpan::play::default_game(&prog, 2).unwrap();
+    let alphabet = shinpan::play::finite_events(&prog, g.players.clone(), g.params);
+    assert_eq!(alphabet.len(), 5 * 3, "five arguments, for aki, ben and the table");
+}
