@@ -205,7 +205,6 @@ impl Machine<'_> {
             (BinOp::Sub, Value::List(p), Value::List(q)) => {
                 let cap = usize::try_from(self.fuel).unwrap_or(usize::MAX);
                 self.burn_n(l.weight(cap).saturating_mul(q.len().max(1)), &x.span)?;
-                let _ = p;
                 Ok(Value::list(multiset_minus(p, q)))
             }
             (_, Value::Int(p), Value::Int(q)) => self.arith(op, *p, *q, x),

@@ -236,10 +236,17 @@ impl<'p> Machine<'p> {
 
     #[cold]
     fn too_deep_run(&self, span: &Span) -> Stop {
-        let message = format!("the rules nest calls and expressions more than {MAX_NESTING} deep");
-        let diag = Diag::new(codes::LIMIT, message)
-            .label(span.clone(), "reached here")
-            .help("a helper that calls itself needs a case that stops; deep recursion can often be a `for` loop");
+        self.past_limit(
+            format!("the rules nest calls and expressions more than {MAX_NESTING} deep"),
+            span,
+            "reached here",
+            "a helper that calls itself needs a case that stops; deep recursion can often be a `for` loop",
+        )
+    }
+
+    /// A `shinpan::spec::limit` diagnostic pointing into the rules file.
+    fn past_limit(&self, message: String, span: &Span, label: &str, help: &str) -> Stop {
+        let diag = Diag::new(codes::LIMIT, message).label(span.clone(), label).help(help);
         Stop::Spec(Box::new(self.prog.source.place(diag)))
     }
 
@@ -253,11 +260,12 @@ impl<'p> Machine<'p> {
 
     #[cold]
     fn too_deep_value(&self, span: &Span) -> Stop {
-        let message = format!("the rules build a value nested more than {MAX_VALUE_DEPTH} lists or maps deep");
-        let diag = Diag::new(codes::LIMIT, message)
-            .label(span.clone(), "this value")
-            .help("a value that wraps itself in a loop (`x = [x]`) grows without end; keep the items in one flat list");
-        Stop::Spec(Box::new(self.prog.source.place(diag)))
+        self.past_limit(
+            format!("the rules build a value nested more than {MAX_VALUE_DEPTH} lists or maps deep"),
+            span,
+            "this value",
+            "a value that wraps itself in a loop (`x = [x]`) grows without end; keep the items in one flat list",
+        )
     }
 
     /// Spends fuel for the work a value stands for (showing it, comparing it, building it).

@@ -23,38 +23,35 @@ fn write(prog: &Program, players: &[String], v: &Value, out: &mut String) {
             Some(name) => out.push_str(name),
             None => out.push_str(&format!("player {p}")),
         },
-        Value::List(items) => {
-            out.push('[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                write(prog, players, item, out);
-                if out.len() > MAX_SHOWN {
-                    out.push('…');
-                    return;
-                }
-            }
-            out.push(']');
-        }
-        Value::Map(entries) => {
-            out.push('{');
-            for (i, (k, v)) in entries.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                write(prog, players, k, out);
-                out.push_str(": ");
-                write(prog, players, v, out);
-                if out.len() > MAX_SHOWN {
-                    out.push('…');
-                    return;
-                }
-            }
-            out.push('}');
-        }
+        Value::List(items) => write_all(out, ('[', ']'), items.iter(), |item, out| write(prog, players, item, out)),
+        Value::Map(entries) => write_all(out, ('{', '}'), entries.iter(), |(k, v), out| {
+            write(prog, players, k, out);
+            out.push_str(": ");
+            write(prog, players, v, out);
+        }),
         other => out.push_str(&show_plain(prog, other)),
     }
+}
+
+/// Writes items between brackets, separated by commas, stopping with `…` past `MAX_SHOWN`.
+fn write_all<T>(
+    out: &mut String,
+    brackets: (char, char),
+    items: impl Iterator<Item = T>,
+    each: impl Fn(T, &mut String),
+) {
+    out.push(brackets.0);
+    for (i, item) in items.enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        each(item, out);
+        if out.len() > MAX_SHOWN {
+            out.push('…');
+            return;
+        }
+    }
+    out.push(brackets.1);
 }
 
 /// Shows a value that holds no player.

@@ -384,10 +384,9 @@ fn stmt(p: P<'_>) -> R<Stmt> {
     Ok(Stmt { kind, span: at })
 }
 
-fn if_stmt<'a>(it: impl Iterator<Item = P<'a>>, at: &Span) -> R<StmtKind> {
+fn if_stmt<'a>(mut it: impl Iterator<Item = P<'a>>, at: &Span) -> R<StmtKind> {
     let mut arms: Vec<(Expr, Block, Span)> = vec![];
     let mut last = None;
-    let mut it = it.peekable();
     let cond = expr(next(&mut it, at)?)?;
     arms.push((cond, block(next(&mut it, at)?)?, at.clone()));
     for p in it {
