@@ -7,7 +7,7 @@
 /// first player under `head` (actors, guard, choices) with `checks` in its body.
 fn game(shape: &str, head: &str, checks: &str) -> String {
     format!(
-        "game shapes\nplayers 2..2\nrule r \"the check\"\nenum Suit {{ Red, Blue, Green }}\n\
+        "game shapes\nplayers 2..2\nrule r \"the check\"\nenum Suit {{ Red, Blue, Green }}\nenum Way {{ Up, Down }}\n\
          card Coin(face: int) {{\n  \"H\" (1)\n  \"T\" (0)\n}}\naction act: {shape}\nscores {{}}\nwinners []\n\
          flow {{\n  choose {{\n    act(x) {head} {{\n{checks}\n    }}\n  }}\n}}\n"
     )
@@ -138,7 +138,15 @@ fn a_first_membership_check_narrows_the_candidates() {
     // When the collection depends on the argument itself, it cannot name the candidates.
     let own = game("int 1..3", "by players[0]", "      require x in [x, 9] else r \"never fails\"");
     assert_eq!(legal_words(&own), words(&["aki 1", "aki 2", "aki 3"]));
-    // Only the first check narrows: a later membership check filters.
+    // Enum values narrow in the collection's order; values of another enum never fit.
+    let ordered = game("Suit", "by players[0]", "      require x in [Suit.Blue, Suit.Red] else r \"not listed\"");
+    assert_eq!(legal_words(&ordered), words(&["aki Blue", "aki Red"]));
+    let other = game("Suit", "by players[0]", "      require x in [Way.Up] else r \"not listed\"");
+    assert!(legal_words(&other).is_empty());
+        // A first check about something else than the argument narrows nothing.
+    let unrelated = game("int 1..3", "by players[0]", "      require 1 in [1, 2] else r \"never fails\"");
+    assert_eq!(legal_words(&unrelated), words(&["aki 1", "aki 2", "aki 3"]));
+        // Only the first check narrows: a later membership check filters.
     let later = game(
         "int 1..3",
         "by players[0]",
@@ -180,4 +188,23 @@ fn the_alphabet_of_single_changes_covers_every_finite_argument() {
     let g = shinpan::play::default_game(&prog, 2).unwrap();
     let alphabet = shinpan::play::finite_events(&prog, g.players.clone(), g.params);
     assert_eq!(alphabet.len(), 5 * 3, "five arguments, for aki, ben and the table");
+}
+
+/// A random playout stops as soon as the game is finished: records that stay legal after the
+/// end are not played (so the last event is the one that finished the game).
+#[test]
+fn a_playout_stops_when_the_game_is_finished() {
+    for (name, text) in shinpan::specs::BUILTIN {
+        let prog = shinpan::compile(name, text).unwrap();
+        let players = prog.players.0 as usize;
+        for seed in 0..5 {
+            let p = shinpan::play::playout(&prog, players, seed, 100_000).unwrap();
+            assert!(p.outcome.finished, "{name} {seed}");
+            let g = shinpan::play::default_game(&prog, players).unwrap();
+            let mut shorter = p.events.clone();
+            shorter.pop();
+            let before = shinpan::play::run_events(&prog, g.players, g.params, shorter).unwrap();
+            assert!(!before.finished, "{name} seed {seed}: the game was finished before the last event");
+        }
+    }
 }
