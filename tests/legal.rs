@@ -143,10 +143,10 @@ fn a_first_membership_check_narrows_the_candidates() {
     assert_eq!(legal_words(&ordered), words(&["aki Blue", "aki Red"]));
     let other = game("Suit", "by players[0]", "      require x in [Way.Up] else r \"not listed\"");
     assert!(legal_words(&other).is_empty());
-        // A first check about something else than the argument narrows nothing.
+    // A first check about something else than the argument narrows nothing.
     let unrelated = game("int 1..3", "by players[0]", "      require 1 in [1, 2] else r \"never fails\"");
     assert_eq!(legal_words(&unrelated), words(&["aki 1", "aki 2", "aki 3"]));
-        // Only the first check narrows: a later membership check filters.
+    // Only the first check narrows: a later membership check filters.
     let later = game(
         "int 1..3",
         "by players[0]",
