@@ -13,7 +13,8 @@ var counted = 0
 var summed = 0
 var presses = 0
 var bonus = 0
-scores zip_map(players, [counted * 100 + summed, presses * 10 + bonus])
+var log = []
+scores zip_map(players, [counted * 100 + summed, presses * 10 + bonus + 1000 * len(log)])
 winners []
 flow {
   let i = 0
@@ -33,6 +34,8 @@ flow {
   choose {
     go(n) by players[0] {
       presses += 1
+      log += [n, n]
+      log -= [n]
       if n == 1 {
         for k in [1] {
           again
@@ -89,7 +92,7 @@ fn again_inside_for_while_and_loop_waits_at_the_same_point() {
     let (verdict, finished, scores) = check(&[1, 2, 3, 0]);
     assert_eq!(verdict, Verdict::Legal);
     assert!(!finished);
-    assert_eq!(scores, "aki 310, ben 40");
+    assert_eq!(scores, "aki 310, ben 4040");
 }
 
 #[test]
@@ -98,9 +101,9 @@ fn an_optional_point_is_left_only_while_its_guard_holds() {
     // the game waits there, unfinished, and `otherwise` does not run.
     let (verdict, finished, scores) = check(&[0]);
     assert_eq!((verdict, finished), (Verdict::Legal, false));
-    assert_eq!(scores, "aki 310, ben 10");
+    assert_eq!(scores, "aki 310, ben 1010");
     // An event there moves the game to its end.
     let (verdict, finished, scores) = check(&[0, 5]);
     assert_eq!((verdict, finished), (Verdict::Legal, true));
-    assert_eq!(scores, "aki 310, ben 10");
+    assert_eq!(scores, "aki 310, ben 1010");
 }

@@ -453,8 +453,16 @@ fn update(root: &mut Value, keys: &[Value], op: AssignOp, new: Value, work: &mut
 }
 
 fn combine(slot: &mut Value, op: AssignOp, new: Value, work: &mut usize) -> Result<(), String> {
-    if let (AssignOp::Add | AssignOp::Sub, Value::List(a), Value::List(b)) = (op, &*slot, &new) {
-        *work += a.len() * b.len().max(1);
+    // `+=` copies both lists; `-=` looks through the list once per item it removes.
+    match (op, &*slot, &new) {
+        (AssignOp::Add, Value::List(a), Value::List(b)) => {
+            if a.len() + b.len() > super::MAX_ITEMS {
+                return Err(format!("the rules build a list of more than {} items", super::MAX_ITEMS));
+            }
+            *work += a.len() + b.len();
+        }
+        (AssignOp::Sub, Value::List(a), Value::List(b)) => *work += a.len() * b.len().max(1),
+        _ => {}
     }
     *slot = match (op, &*slot, new) {
         (AssignOp::Set, _, v) => v,
