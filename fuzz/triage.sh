@@ -5,6 +5,7 @@ set -uo pipefail
 target=${1:?target}; shift
 cd "$(dirname "$0")"
 bin=target/x86_64-unknown-linux-gnu/release/$target
+[ -x "$bin" ] || { echo "no $bin: run cargo +nightly fuzz build -O" >&2; exit 1; }
 files=("$@"); [ ${#files[@]} -gt 0 ] || files=(artifacts/"$target"/*)
 for f in "${files[@]}"; do
     out=$(RUST_BACKTRACE=1 timeout 60 "$bin" -timeout="${TRIAGE_TIMEOUT:-5}" -rss_limit_mb=2048 "$f" 2>&1)
