@@ -65,6 +65,20 @@ impl Value {
     /// The work a value stands for: every value inside it, counted each time it is reached
     /// (a list shared a thousand times counts a thousand times), stopping past `cap`.
     pub fn weight(&self, cap: usize) -> usize {
+        // Most values are a scalar or a flat list or map: counted without a walk.
+        let flat = |v: &Value| match v {
+            Value::List(_) | Value::Map(_) => None,
+            Value::Str(s) => Some(1 + s.len() / 16),
+            _ => Some(1),
+        };
+        let quick = match self {
+            Value::List(items) => items.iter().try_fold(1usize, |n, v| Some(n + flat(v)?)),
+            Value::Map(entries) => entries.iter().try_fold(1usize, |n, (k, v)| Some(n + flat(k)? + flat(v)?)),
+            other => flat(other),
+        };
+        if let Some(n) = quick {
+            return n;
+        }
         let mut count = 0usize;
         let mut pending: Vec<&Value> = vec![self];
         while let Some(v) = pending.pop() {
