@@ -355,7 +355,11 @@ fn quoted(y: &Yaml) -> String {
 
 /// Text cut to `MAX_QUOTED` characters, so that a message never echoes a huge token.
 pub fn cut(s: &str) -> Cow<'_, str> {
-    match s.char_indices().nth(MAX_QUOTED) {
+    cut_to(s, MAX_QUOTED)
+}
+
+fn cut_to(s: &str, chars: usize) -> Cow<'_, str> {
+    match s.char_indices().nth(chars) {
         Some((at, _)) => Cow::Owned(format!("{}…", &s[..at])),
         None => Cow::Borrowed(s),
     }
@@ -475,13 +479,5 @@ fn scan_error(e: &granit_parser::ScanError, text: &str) -> ReadError {
     } else {
         format!("invalid YAML: {what}")
     };
-    ReadError::at(cut_long(&what), Some(e.marker().line()), text)
-}
-
-/// A message cut to a readable length.
-fn cut_long(s: &str) -> String {
-    match s.char_indices().nth(200) {
-        Some((at, _)) => format!("{}…", &s[..at]),
-        None => s.to_string(),
-    }
+    ReadError::at(cut_to(&what, 200), Some(e.marker().line()), text)
 }
