@@ -121,8 +121,12 @@ fn an_unreadable_directory_is_reported() {
     let (code, out, err) = if as_root {
         std::fs::set_permissions(&s.0, std::fs::Permissions::from_mode(0o755)).unwrap();
         std::fs::set_permissions(s.path("open.yaml"), std::fs::Permissions::from_mode(0o644)).unwrap();
+        // A copy of the binary in the scratch directory, which `nobody` can reach wherever the
+        // checkout is.
+        let copy = s.path("shinpan");
+        std::fs::copy(env!("CARGO_BIN_EXE_shinpan"), &copy).unwrap();
         let mut c = Command::new("setpriv");
-        c.args(["--reuid=65534", "--regid=65534", "--clear-groups", env!("CARGO_BIN_EXE_shinpan")]);
+        c.current_dir(&s.0).args(["--reuid=65534", "--regid=65534", "--clear-groups", &copy]);
         run(c.args(["check", "--format", "json", &root]))
     } else {
         run(bin().args(["check", "--format", "json", &root]))
