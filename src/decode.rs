@@ -133,15 +133,10 @@ fn params(prog: &Program, players: &Rc<[String]>, variant: Option<&Located>) -> 
     Ok(values)
 }
 
-/// ` (did you mean `x`?)` when a name is close to one of `known`.
+/// ` (did you mean `x`?)` when a name is close to one of `known` (the rules files' matcher).
 fn did_you_mean(y: &Yaml, known: &[&str]) -> String {
     let Yaml::Str(s) = y else { return String::new() };
-    known
-        .iter()
-        .map(|k| (strsim::levenshtein(s, k), *k))
-        .filter(|(d, k)| *d <= 2.max(k.len() / 3))
-        .min()
-        .map_or(String::new(), |(_, k)| format!(" (did you mean `{k}`?)"))
+    crate::resolve::did_you_mean(s, known.iter().copied()).map_or(String::new(), |k| format!(" (did you mean `{k}`?)"))
 }
 
 fn default(prog: &Program, players: &Rc<[String]>, so_far: &[Value], d: &ParamDefault) -> Result<Value, Malformed> {

@@ -148,7 +148,7 @@ fn reading_errors_speak_to_the_person_holding_the_file() {
         ("k: 1\nk: 2\n", "the key `k` is given twice", Some(2)),
         ("a: 1\n---\nb: 2\n", "more than one YAML document", Some(2)),
         ("rules: [unclosed\n", "invalid YAML", None),
-        ("x: *nowhere\n", "", None),
+        ("x: *nowhere\n", "unknown anchor", Some(1)),
     ];
     for (text, words, line) in cases {
         let e = shinpan::transcript::read(text).unwrap_err();

@@ -138,8 +138,10 @@ fn check_nesting(text: &str) -> Result<(), Diag> {
                 _ => {}
             }
         }
-        let depth: usize = levels.iter().map(|l| l.words).sum::<usize>() + levels.len() - 1;
-        if depth > MAX_NESTING {
+        // Depth only grows where a bracket opens or a nesting word is read; the sum is taken
+        // only then, not at every character.
+        let grew = matches!(ch, '(' | '[' | '{') || ch.is_ascii_alphabetic();
+        if grew && levels.iter().map(|l| l.words).sum::<usize>() + levels.len() - 1 > MAX_NESTING {
             return Err(too_deep(at));
         }
     }
