@@ -7,12 +7,13 @@
 #   scripts/mutants.sh 'src/interp/*.rs'     # a folder (any number of globs)
 #   SHARD=0/4 scripts/mutants.sh             # a quarter of every mutant of the engine
 #   scripts/mutants.sh                       # the whole engine (hours on 2 cores)
+#   JOBS=2 scripts/mutants.sh ...            # two mutants at once (each in its own copy)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v cargo-mutants >/dev/null || cargo install cargo-mutants --locked
 # insta must not write snapshots, and proptest must draw the same cases for every mutant.
 export CI=true INSTA_UPDATE=no PROPTEST_RNG_SEED=7
-args=(--timeout 120 --build-timeout 300 --jobs 1 --output target/mutants)
+args=(--timeout 120 --build-timeout 300 --jobs "${JOBS:-1}" --output target/mutants)
 for glob in "$@"; do
     args+=(--file "$glob")
 done

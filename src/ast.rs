@@ -17,6 +17,8 @@ pub struct Spec {
     pub fns: Vec<FnDecl>,
     pub procs: Vec<ProcDecl>,
     pub always: Vec<Branch>,
+    /// `due NAME when COND`: the body is the procedure NAME (in `procs`).
+    pub dues: Vec<DueDecl>,
     pub scores: Option<Expr>,
     pub winners: Option<Expr>,
     pub flow: Option<Block>,
@@ -85,6 +87,12 @@ pub struct FnDecl {
 }
 
 #[derive(Debug)]
+pub struct DueDecl {
+    pub name: Name,
+    pub cond: Expr,
+}
+
+#[derive(Debug)]
 pub struct ProcDecl {
     pub name: Name,
     pub params: Vec<Name>,
@@ -122,6 +130,8 @@ pub enum TyKind {
     /// Length, item type, whether items must be distinct.
     List(Option<Expr>, Box<Ty>, bool),
     Map(Box<Ty>, Box<Ty>, bool),
+    /// `nonempty list ...`, `nonempty map ...`
+    NonEmpty(Box<Ty>),
     Record(Vec<(Name, bool, Ty)>),
     Union(Vec<Ty>),
 }
@@ -147,7 +157,10 @@ pub enum StmtKind {
     Break,
     Continue,
     Again,
-    Finish,
+    /// `finish`, or `finish now` (`true`): the game ends at once.
+    Finish(bool),
+    /// `settle`: run the `due` steps that hold now.
+    Settle,
     Assign(LValue, AssignOp, Expr),
     Call(Name, Vec<Expr>),
 }

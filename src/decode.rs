@@ -218,6 +218,14 @@ impl Decoder<'_> {
             (Shape::Map(k, v, total), Yaml::Map(entries)) => self.map(k, v, *total, entries)?,
             (Shape::Record(fields), Yaml::Map(entries)) => self.record(fields, entries)?,
             (Shape::Union(alts), _) => return self.union(alts, y, key),
+            (Shape::NonEmpty(inner), _) => {
+                let v = self.value(inner, y, key)?;
+                return if is_empty(&v) {
+                    Err(format!("expected {}, found an empty one", self.describe(shape)))
+                } else {
+                    Ok(v)
+                };
+            }
             _ => return Err(found()),
         };
         self.within(shape, &v)?;
@@ -353,6 +361,7 @@ impl Decoder<'_> {
                 "a mapping with {}",
                 fields.iter().map(|(f, ..)| format!("`{f}`")).collect::<Vec<_>>().join(", ")
             ),
+            Shape::NonEmpty(inner) => format!("a non-empty {}", self.describe(inner).trim_start_matches("a ")),
             Shape::Union(alts) => alts.iter().map(|a| self.describe(a)).collect::<Vec<_>>().join(" or "),
         }
     }
@@ -360,6 +369,9 @@ impl Decoder<'_> {
 
 /// Whether a shape and a YAML value have the same outer form.
 fn same_form(shape: &Shape, y: &Yaml) -> bool {
+    if let Shape::NonEmpty(inner) = shape {
+        return same_form(inner, y);
+    }
     matches!(
         (shape, y),
         (Shape::List(..), Yaml::Seq(_))
@@ -367,6 +379,14 @@ fn same_form(shape: &Shape, y: &Yaml) -> bool {
             | (Shape::Card(_) | Shape::Enum(_) | Shape::Player | Shape::Str | Shape::Literal(_), Yaml::Str(_))
             | (Shape::Int(..), Yaml::Int(_))
     )
+}
+
+fn is_empty(v: &Value) -> bool {
+    match v {
+        Value::List(items) => items.is_empty(),
+        Value::Map(entries) => entries.is_empty(),
+        _ => false,
+    }
 }
 
 fn yaml_words(y: &Yaml) -> String {

@@ -31,6 +31,8 @@ pub struct Program {
     pub fns: Vec<Func>,
     pub procs: Vec<Proc>,
     pub always: Vec<Branch>,
+    /// `due` steps in file order: the procedure to run and when it is due.
+    pub dues: Vec<Due>,
     pub always_locals: usize,
     pub scores: X,
     pub winners: X,
@@ -109,6 +111,13 @@ pub struct Func {
 }
 
 #[derive(Debug)]
+pub struct Due {
+    pub proc_: u16,
+    pub cond: X,
+    pub locals: usize,
+}
+
+#[derive(Debug)]
 pub struct Proc {
     pub name: String,
     pub arity: usize,
@@ -131,6 +140,8 @@ pub enum Shape {
     /// Keys, values, and whether every value of the key shape must be a key.
     Map(Box<Shape>, Box<Shape>, bool),
     Record(Vec<(Rc<str>, bool, Shape)>),
+    /// A list or map with at least one item.
+    NonEmpty(Box<Shape>),
     Union(Vec<Shape>),
 }
 
@@ -198,17 +209,33 @@ pub struct S {
 #[derive(Debug)]
 pub enum St {
     Let(Slot, X),
-    Require { cond: X, rule: u16, message: Vec<Part> },
+    Require {
+        cond: X,
+        rule: u16,
+        message: Vec<Part>,
+    },
     If(X, Block, Block),
-    For { slot: Slot, slot2: Option<Slot>, coll: X, body: Block },
+    For {
+        slot: Slot,
+        slot2: Option<Slot>,
+        coll: X,
+        body: Block,
+    },
     While(X, Block),
     Loop(Block),
     Choose(Box<Choose>),
     Break,
     Continue,
     Again,
-    Finish,
-    Assign { target: Target, path: Vec<X>, op: crate::ast::AssignOp, value: X },
+    /// `finish`; with `true` (`finish now`) the flow stops at once.
+    Finish(bool),
+    Settle,
+    Assign {
+        target: Target,
+        path: Vec<X>,
+        op: crate::ast::AssignOp,
+        value: X,
+    },
     Call(u16, Vec<X>),
 }
 

@@ -101,6 +101,7 @@ impl Resolver {
             .collect();
         let fns = spec.fns.iter().map(|f| self.func(f)).collect();
         let procs = spec.procs.iter().map(|p| self.proc(p)).collect();
+        let dues = self.dues(&spec.dues);
         let (always, always_locals) = self.always(&spec.always);
         let scores = self.top_expr(spec.scores.as_ref(), "scores EXPR");
         let winners = self.top_expr(spec.winners.as_ref(), "winners EXPR");
@@ -132,6 +133,7 @@ impl Resolver {
             procs,
             always,
             always_locals,
+            dues,
             scores,
             winners,
             field_names: self.field_names.clone(),
@@ -279,6 +281,7 @@ impl Resolver {
             TyKind::Record(fields) => Shape::Record(
                 fields.iter().map(|(n, opt, t)| (Rc::from(n.text.as_str()), *opt, self.shape(t))).collect(),
             ),
+            TyKind::NonEmpty(inner) => Shape::NonEmpty(Box::new(self.shape(inner))),
             TyKind::Union(alts) => Shape::Union(alts.iter().map(|a| self.shape(a)).collect()),
         }
     }
@@ -363,6 +366,18 @@ impl Resolver {
         }
         let body = self.block(&p.body, Place::default());
         Proc { name: p.name.text.clone(), arity: p.params.len(), locals: self.max_slot, body }
+    }
+
+    fn dues(&mut self, dues: &[ast::DueDecl]) -> Vec<Due> {
+        let mut out = vec![];
+        for d in dues {
+            self.enter_frame();
+            let cond = self.expr(&d.cond);
+            if let Some(Global::Proc(p)) = self.globals.get(&d.name.text) {
+                out.push(Due { proc_: *p, cond, locals: self.max_slot });
+            }
+        }
+        out
     }
 
     fn always(&mut self, branches: &[ast::Branch]) -> (Vec<Branch>, usize) {
@@ -455,7 +470,8 @@ impl Resolver {
                 }
                 St::Again
             }
-            StmtKind::Finish => St::Finish,
+            StmtKind::Finish(now) => St::Finish(*now),
+            StmtKind::Settle => St::Settle,
             StmtKind::Assign(lv, op, value) => self.assign(lv, *op, value),
             StmtKind::Call(n, args) => self.call_proc(n, args),
         };
@@ -942,6 +958,7 @@ fn contains_require(s: &ast::Stmt) -> bool {
 fn ends_block(s: &ast::Stmt) -> Option<&'static str> {
     match &s.kind {
         StmtKind::Break | StmtKind::Continue | StmtKind::Again => Some("control never gets past the statement before"),
+        StmtKind::Finish(true) => Some("the game ends at the `finish now` before"),
         StmtKind::Loop(body) if !body.iter().any(breaks_out) => Some("the loop before never ends: it has no `break`"),
         _ => None,
     }

@@ -67,6 +67,10 @@ pub fn check(prog: &Program) -> Vec<Diag> {
     for b in &prog.always {
         c.branch(b);
     }
+    for d in &prog.dues {
+        c.locals = vec![T::Unknown; d.locals];
+        c.want(&d.cond, T::Bool);
+    }
     c.expr(&prog.scores);
     c.expr(&prog.winners);
     c.block(&prog.flow);
@@ -93,6 +97,7 @@ fn of_shape(s: &Shape) -> T {
         Shape::List(_, item, _) => T::List(Box::new(of_shape(item))),
         Shape::Map(k, v, _) => T::Map(Box::new(of_shape(k)), Box::new(of_shape(v))),
         Shape::Record(_) => T::Map(Box::new(T::Str), Box::new(T::Unknown)),
+        Shape::NonEmpty(inner) => of_shape(inner),
         Shape::Null | Shape::Union(_) => T::Unknown,
     }
 }
@@ -108,11 +113,24 @@ impl Checker<'_> {
 
     fn want(&mut self, x: &X, want: T) {
         let got = self.expr(x);
+        self.expect(x, got, want);
+    }
+
+    /// Reports `x`, already typed as `got`, unless it may be a `want`.
+    fn expect(&mut self, x: &X, got: T, want: T) {
         if got != T::Unknown && got != want {
             self.errors.push(
                 Diag::new(codes::TYPE_MISMATCH, format!("expected {}, found {}", want.words(), got.words()))
                     .label(x.span.clone(), format!("this is {}", got.words())),
             );
+        }
+    }
+
+    /// A type in words, with the name of its enum.
+    fn named(&self, t: &T) -> String {
+        match t {
+            T::Enum(e) => format!("a `{}` value", self.prog.enums[*e as usize].name),
+            other => other.words().to_string(),
         }
     }
 
@@ -163,7 +181,7 @@ impl Checker<'_> {
                 St::Call(_, args) => args.iter().for_each(|a| {
                     self.expr(a);
                 }),
-                St::Break | St::Continue | St::Again | St::Finish => {}
+                St::Break | St::Continue | St::Again | St::Finish(_) | St::Settle => {}
             }
         }
     }
@@ -282,9 +300,26 @@ impl Checker<'_> {
                 self.want(b, T::Bool);
                 T::Bool
             }
+            // Ints compare by value; values of one enum by their order in its declaration.
             BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
-                self.want(a, T::Int);
-                self.want(b, T::Int);
+                let (l, r) = (self.expr(a), self.expr(b));
+                match (&l, &r) {
+                    (T::Enum(p), T::Enum(q)) if p == q => {}
+                    (T::Enum(_), T::Unknown) | (T::Unknown, T::Enum(_)) => {}
+                    (T::Enum(_), _) | (_, T::Enum(_)) => {
+                        let message = format!(
+                            "{} and {} cannot be ordered: only values of one enum compare",
+                            self.named(&l),
+                            self.named(&r)
+                        );
+                        self.mismatch(a, message);
+                    }
+                    _ => {
+                        for (x, t) in [(a, l), (b, r)] {
+                            self.expect(x, t, T::Int);
+                        }
+                    }
+                }
                 T::Bool
             }
             BinOp::Mul | BinOp::Div | BinOp::Rem => {
@@ -414,6 +449,7 @@ impl Checker<'_> {
             Builtin::Chunks | Builtin::Permutations | Builtin::Subsets | Builtin::Combinations => {
                 T::List(Box::new(first))
             }
+            Builtin::Tally => T::Map(Box::new(T::Unknown), Box::new(T::Int)),
             Builtin::ZipMap => {
                 let value = match types.get(1) {
                     Some(T::List(v)) => (**v).clone(),

@@ -1,5 +1,6 @@
 //! Expressions and built-in functions.
 
+use std::collections::HashMap;
 use std::rc::Rc;
 
 use super::{MAX_CALL_DEPTH, MAX_ITEMS, Machine, Run};
@@ -208,6 +209,9 @@ impl Machine<'_> {
                 Ok(Value::list(multiset_minus(p, q)))
             }
             (_, Value::Int(p), Value::Int(q)) => self.arith(op, *p, *q, x),
+            (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge, Value::Enum(e, p), Value::Enum(f, q)) if e == f => {
+                Ok(Value::Bool(ordered(op, p, q)))
+            }
             _ => Err(self
                 .spec_error(&x.span, format!("cannot apply this operator to {} and {}", l.type_name(), r.type_name()))),
         }
@@ -388,7 +392,7 @@ impl Machine<'_> {
                 let pick = if b == Builtin::Max { items.iter().max() } else { items.iter().min() };
                 Ok(pick.cloned().unwrap_or(Value::Null))
             }
-            Builtin::MaxBy | Builtin::MinBy | Builtin::SortBy | Builtin::Count => {
+            Builtin::MaxBy | Builtin::MinBy | Builtin::SortBy | Builtin::Count | Builtin::Tally => {
                 let items = self.list(first, frame)?;
                 let Some(lambda) = args.get(1) else {
                     return Err(self.spec_error(&x.span, "missing `x => ...`".into()));
@@ -574,12 +578,42 @@ fn by_key(b: Builtin, keyed: Vec<(Value, Value)>) -> Value {
             })
             .map_or(Value::Null, |(_, v)| v),
         Builtin::Count => Value::Int(keyed.iter().filter(|(k, _)| *k == Value::Bool(true)).count() as i64),
+        Builtin::Tally => tally(keyed),
         _ => {
             let mut keyed = keyed;
             keyed.sort_by(|a, b| a.0.cmp(&b.0));
             Value::list(keyed.into_iter().map(|(_, v)| v).collect())
         }
     }
+}
+
+fn ordered<T: Ord>(op: BinOp, p: T, q: T) -> bool {
+    match op {
+        BinOp::Lt => p < q,
+        BinOp::Le => p <= q,
+        BinOp::Gt => p > q,
+        _ => p >= q,
+    }
+}
+
+/// How many items have each key, keys in the order they first appear.
+fn tally(keyed: Vec<(Value, Value)>) -> Value {
+    let mut counts: Vec<(Value, Value)> = vec![];
+    let mut at: HashMap<Value, usize> = HashMap::new();
+    for (key, _) in keyed {
+        match at.get(&key) {
+            Some(&i) => {
+                if let Some((_, Value::Int(n))) = counts.get_mut(i) {
+                    *n += 1;
+                }
+            }
+            None => {
+                at.insert(key.clone(), counts.len());
+                counts.push((key, Value::Int(1)));
+            }
+        }
+    }
+    Value::map(counts)
 }
 
 /// `a - b` on lists: each item of `b` removes one equal item of `a`.

@@ -68,7 +68,13 @@ impl<'p> Machine<'p> {
             St::Break => return Ok(Ctl::Break),
             St::Continue => return Ok(Ctl::Continue),
             St::Again => return Ok(Ctl::Again),
-            St::Finish => self.finished = true,
+            St::Settle => self.settle()?,
+            St::Finish(now) => {
+                self.finished = true;
+                if *now {
+                    return Err(Stop::Finished);
+                }
+            }
             St::Assign { target, path, op, value } => self.assign(*target, path, *op, value, frame, s)?,
             St::Call(p, args) => self.call_proc(*p, args, frame, s)?,
         }
@@ -163,6 +169,7 @@ impl<'p> Machine<'p> {
     /// Waits at a `choose` for the next event and runs the branch it takes.
     fn choose(&mut self, c: &'p Choose, frame: &mut Vec<Value>) -> Run<Ctl> {
         loop {
+            self.settle()?;
             let Some(event) = self.next_event(Some(c), frame)? else {
                 return self.no_branch_taken(c, frame);
             };
@@ -172,6 +179,43 @@ impl<'p> Machine<'p> {
                 Dispatch::Taken(ctl) => return Ok(ctl),
             }
         }
+    }
+
+    /// Runs the `due` steps: the first whose condition holds, then again from the first,
+    /// until none holds. Not inside a due step (its own waits), nor once the game is over.
+    fn settle(&mut self) -> Run<()> {
+        if self.settling || self.finished || self.prog.dues.is_empty() {
+            return Ok(());
+        }
+        self.settling = true;
+        let out = self.run_dues();
+        self.settling = false;
+        out
+    }
+
+    fn run_dues(&mut self) -> Run<()> {
+        let prog = self.prog;
+        while !self.finished {
+            let mut ran = false;
+            for due in &prog.dues {
+                self.burn(&due.cond.span)?;
+                let mut frame = self.take_frame(due.locals);
+                let holds = self.truth(&due.cond, &mut frame);
+                self.give_frame(frame);
+                if holds? {
+                    let mut inner = self.take_frame(prog.procs[due.proc_ as usize].locals);
+                    let out = self.exec_block(&prog.procs[due.proc_ as usize].body, &mut inner);
+                    self.give_frame(inner);
+                    out?;
+                    ran = true;
+                    break;
+                }
+            }
+            if !ran {
+                break;
+            }
+        }
+        Ok(())
     }
 
     /// After the flow has run out: only the `always` actions remain open.

@@ -81,6 +81,8 @@ pub enum Source {
 pub enum Stop {
     /// No more events to consume at a point that needs one.
     End,
+    /// `finish` ran: the game is over at once, wherever the flow was.
+    Finished,
     /// The rules file misbehaved while running (a type error, a runaway loop).
     /// Boxed: every evaluation returns a `Result` carrying this, so it stays small.
     Spec(Box<Diag>),
@@ -107,6 +109,8 @@ pub struct Machine<'p> {
     pub violation: Option<Violation>,
     /// Set after a violation: the rest runs as if the transcript had ended there.
     draining: bool,
+    /// A `due` step is running: its own waiting points do not look for other dues.
+    settling: bool,
     fuel: u64,
     depth: u32,
     /// Evaluations and blocks under way, one inside another (`MAX_NESTING`).
@@ -149,6 +153,7 @@ impl<'p> Machine<'p> {
             source,
             violation: None,
             draining: false,
+            settling: false,
             fuel: FUEL_PER_EVENT,
             depth: 0,
             nesting: 0,
@@ -166,8 +171,8 @@ impl<'p> Machine<'p> {
         self.init_globals().map_err(stop_diag)?;
         let mut frame = vec![Value::Null; self.prog.flow_locals];
         match self.exec_block(&self.prog.flow, &mut frame) {
-            Ok(_) => match self.wait_after_flow() {
-                Ok(()) | Err(Stop::End) => {}
+            Ok(_) | Err(Stop::Finished) => match self.wait_after_flow() {
+                Ok(()) | Err(Stop::End | Stop::Finished) => {}
                 Err(Stop::Spec(d)) => return Err(*d),
             },
             Err(Stop::End) => {}
@@ -312,6 +317,7 @@ fn stop_diag(s: Stop) -> Diag {
     match s {
         Stop::Spec(d) => *d,
         Stop::End => Diag::new(codes::RUNTIME, "the rules waited for an event where none may come"),
+        Stop::Finished => Diag::new(codes::RUNTIME, "`finish` ran where no game is under way"),
     }
 }
 

@@ -33,6 +33,8 @@ fn is_keyword(rule: Rule) -> bool {
             | Rule::k_fn
             | Rule::k_proc
             | Rule::k_always
+            | Rule::k_due
+            | Rule::k_settle
             | Rule::k_scores
             | Rule::k_winners
             | Rule::k_flow
@@ -149,6 +151,13 @@ fn item_into(p: P<'_>, spec: &mut Spec) -> R<()> {
             let n = name(next(&mut it, &at)?);
             let (params, body) = params_then(it, &at)?;
             spec.procs.push(ProcDecl { name: n, params, body: block(body)? });
+        }
+        Rule::due_decl => {
+            let n = name(next(&mut it, &at)?);
+            let cond = expr(next(&mut it, &at)?)?;
+            let body = block(next(&mut it, &at)?)?;
+            spec.procs.push(ProcDecl { name: n.clone(), params: vec![], body });
+            spec.dues.push(DueDecl { name: n, cond });
         }
         Rule::always_decl => spec.always.push(branch(next(&mut it, &at)?)?),
         Rule::scores_decl => spec.scores = Some(expr(next(&mut it, &at)?)?),
@@ -295,6 +304,11 @@ fn ty_atom(p: P<'_>) -> R<Ty> {
             let k = ty_atom(next(&mut it, &at)?)?;
             TyKind::Map(Box::new(k), Box::new(ty_atom(next(&mut it, &at)?)?), total)
         }
+        Rule::ty_nonempty => {
+            let mut it = kids(p);
+            next(&mut it, &at)?;
+            TyKind::NonEmpty(Box::new(ty_atom(next(&mut it, &at)?)?))
+        }
         Rule::ty_record => TyKind::Record(kids(p).map(ty_field).collect::<R<_>>()?),
         _ => return Err(shape_error(&p)),
     };
@@ -359,7 +373,8 @@ fn stmt(p: P<'_>) -> R<Stmt> {
         Rule::break_stmt => StmtKind::Break,
         Rule::continue_stmt => StmtKind::Continue,
         Rule::again_stmt => StmtKind::Again,
-        Rule::finish_stmt => StmtKind::Finish,
+        Rule::settle_stmt => StmtKind::Settle,
+        Rule::finish_stmt => StmtKind::Finish(it.any(|p| p.as_rule() == Rule::finish_now)),
         Rule::assign_stmt => {
             let lv = lvalue(next(&mut it, &at)?)?;
             let op = match next(&mut it, &at)?.as_str() {

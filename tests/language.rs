@@ -1,0 +1,184 @@
+//! Constructs of the rules language that the seed games grew: `due` steps and `settle`,
+//! `finish now`, ordered enums, `tally`, and `nonempty` shapes. Each test's verdict or score
+//! depends on the construct doing exactly what docs/language.md says.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "tests fail loudly")]
+
+use shinpan::check::{Checker, Report, Verdict};
+
+/// Players draw from one shared pile; an empty pile must be refilled by the table before
+/// anything else happens, even between the two draws of one `draw`. A player whose drawn
+/// cards reach 10 wins at once, in the middle of the draw.
+const RULES: &str = r#"
+game language-demo
+players 2..2
+rule bad-deal "a refill is three cards"
+rule phase "phases only move forward"
+rule drawn "a record says what each player drew"
+rule thrice "no card value is drawn three times by one player"
+enum Phase { early, middle, late }
+action draw: null
+action refill: list int 0..9
+action advance: Phase
+action drawn: nonempty map player -> int 0..
+var pile = [1, 2, 3]
+var drawn per player = []
+var phase = Phase.early
+var refills = 0
+var after_finish = 0
+scores zip_map(players, [sum(drawn[p]) * 100 + refills * 10 + after_finish for p in players])
+winners [p for p in players where sum(drawn[p]) >= 10]
+
+due refill_pile when pile == [] {
+  choose {
+    refill(r) by table {
+      require len(r) == 3 else bad-deal "a refill is three cards, not {len(r)}"
+      pile = r
+    }
+  }
+  refills += 1
+}
+
+always drawn(m) by table {
+  for p, n in m {
+    require n == len(drawn[p]) else drawn "{p} drew {len(drawn[p])} cards, not {n}"
+  }
+}
+
+proc take(p) {
+  settle
+  drawn[p] += [pile[0]]
+  pile = pile[1..]
+  if sum(drawn[p]) >= 10 {
+    finish now
+  }
+}
+
+proc draw_two(p) {
+  take(p)
+  take(p)
+  after_finish += 1
+}
+
+flow {
+  loop {
+    for p in players {
+      choose {
+        draw(x) by p {
+          require max(values(tally(drawn[p], c => c)) + [0]) < 3 else thrice "{p} drew a card three times"
+          draw_two(p)
+        }
+        advance(ph) by p {
+          require ph > phase and phase < Phase.late else phase "{phase} is not before {ph}"
+          phase = max([phase, ph])
+          again
+        }
+      }
+    }
+  }
+}
+"#;
+
+fn check(events: &str) -> Report {
+    static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let run = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("shinpan-language-{run}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("demo.rules"), RULES).unwrap();
+    let text = format!("rules: demo.rules\nplayers: [aki, ben]\nevents:\n{events}");
+    let report = Checker::new(None).check_text("demo.yaml", text, &dir);
+    std::fs::remove_dir_all(&dir).unwrap();
+    report
+}
+
+fn scores(report: &Report) -> String {
+    report.scores.iter().flatten().map(|(p, s)| format!("{p} {s}")).collect::<Vec<_>>().join(", ")
+}
+
+fn first_violation(report: &Report) -> (String, usize) {
+    let v = report.violations.first().expect("a violation");
+    (v.rule.clone(), v.event)
+}
+
+#[test]
+fn a_due_step_comes_between_two_draws_of_one_action() {
+    // aki draws 1 and 2; ben draws 3, then the pile is empty: the refill is due before
+    // ben's second card, inside ben's `draw`.
+    let report = check(
+        "  - {by: aki, draw: null}\n  - {by: ben, draw: null}\n  - {by: table, refill: [4, 5, 6]}\n  - {by: aki, draw: null}\n",
+    );
+    assert_eq!(report.verdict, Verdict::Legal, "{:?}", report.violations);
+    // aki 1+2+5+6, ben 3+4; one refill; two draws counted (aki's last ended the game).
+    assert_eq!(scores(&report), "aki 1412, ben 712");
+}
+
+#[test]
+fn nothing_else_is_open_while_a_step_is_due() {
+    let report = check("  - {by: aki, draw: null}\n  - {by: ben, draw: null}\n  - {by: aki, draw: null}\n");
+    assert_eq!(report.verdict, Verdict::Illegal);
+    assert_eq!(first_violation(&report), ("unexpected-action".into(), 2));
+    // A due step checks its own rules.
+    let report = check("  - {by: aki, draw: null}\n  - {by: ben, draw: null}\n  - {by: table, refill: [4]}\n");
+    assert_eq!(first_violation(&report), ("bad-deal".into(), 2));
+}
+
+#[test]
+fn a_due_step_runs_before_the_flow_waits() {
+    // aki's second draw empties the pile at its very end; the refill is due before the flow
+    // waits for ben, although no draw is under way.
+    let events = "  - {by: aki, draw: null}\n  - {by: ben, draw: null}\n  - {by: table, refill: [0, 0, 0]}\n  - {by: aki, draw: null}\n";
+    let report = check(&format!("{events}  - {{by: table, refill: [9, 9, 9]}}\n  - {{by: ben, draw: null}}\n"));
+    assert_eq!(report.verdict, Verdict::Legal, "{:?}", report.violations);
+    // ben's 9 takes him to 12: the game ends before his second card.
+    assert_eq!(scores(&report), "aki 323, ben 1223");
+    let report = check(&format!("{events}  - {{by: ben, draw: null}}\n"));
+    assert_eq!(first_violation(&report), ("unexpected-action".into(), 4));
+}
+
+#[test]
+fn finish_now_stops_the_game_inside_a_nested_call() {
+    // ben reaches 10 with the first card of his second draw: the second card is not drawn,
+    // `after_finish` is not counted for that draw, and a later event is after the game end.
+    let events = "  - {by: aki, draw: null}\n  - {by: ben, draw: null}\n  - {by: table, refill: [0, 0, 0]}\n  - {by: aki, draw: null}\n  - {by: table, refill: [7, 1, 1]}\n  - {by: ben, draw: null}\n";
+    let report = check(events);
+    assert_eq!(report.verdict, Verdict::Legal, "{:?}", report.violations);
+    assert!(report.finished);
+    assert_eq!(report.winners, vec!["ben".to_string()]);
+    // aki 1+2+0+0; ben 3+0 then 7: 10, stopped before his second card (3 draws counted).
+    assert_eq!(scores(&report), "aki 323, ben 1023");
+    let report = check(&format!("{events}  - {{by: aki, draw: null}}\n"));
+    assert_eq!(first_violation(&report), ("after-game-end".into(), 6));
+}
+
+#[test]
+fn enums_compare_by_their_declared_order() {
+    let report = check("  - {by: aki, advance: middle}\n  - {by: aki, advance: late}\n  - {by: aki, draw: null}\n");
+    assert_eq!(report.verdict, Verdict::Legal, "{:?}", report.violations);
+    let report = check("  - {by: aki, advance: late}\n  - {by: aki, advance: middle}\n");
+    assert_eq!(first_violation(&report), ("phase".into(), 1));
+    let report = check("  - {by: aki, advance: middle}\n  - {by: aki, advance: middle}\n");
+    assert_eq!(first_violation(&report), ("phase".into(), 1));
+}
+
+#[test]
+fn tally_counts_each_key() {
+    // aki may draw while holding two 0s (and so reach three); ben, holding three, may not.
+    let events = "  - {by: aki, draw: null}\n  - {by: ben, draw: null}\n  - {by: table, refill: [0, 0, 0]}\n  - {by: aki, draw: null}\n  - {by: table, refill: [0, 0, 0]}\n  - {by: ben, draw: null}\n  - {by: aki, draw: null}\n  - {by: table, refill: [5, 5, 5]}\n";
+    let report = check(events);
+    assert_eq!(report.verdict, Verdict::Legal, "{:?}", report.violations);
+    let report = check(&format!("{events}  - {{by: ben, draw: null}}\n"));
+    assert_eq!(first_violation(&report), ("thrice".into(), 8));
+}
+
+#[test]
+fn a_nonempty_map_may_not_be_empty() {
+    let report = check(
+        "  - {by: aki, draw: null}\n  - {by: table, drawn: {aki: 2}}\n  - {by: table, drawn: {aki: 2, ben: 0}}\n",
+    );
+    assert_eq!(report.verdict, Verdict::Legal, "{:?}", report.violations);
+    let report = check("  - {by: aki, draw: null}\n  - {by: table, drawn: {}}\n");
+    assert_eq!(report.verdict, Verdict::Malformed);
+    let message = &report.errors[0].message;
+    assert!(message.contains("non-empty mapping"), "{message}");
+    let report = check("  - {by: aki, draw: null}\n  - {by: table, drawn: {aki: 1}}\n");
+    assert_eq!(first_violation(&report), ("drawn".into(), 1));
+}
