@@ -15,10 +15,9 @@ fn main() {
     let games: usize = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(2000);
     let players: usize = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(4);
     let rules = args.get(3).map_or("hangover", |s| s.as_str());
-    let text = shinpan::specs::builtin(rules).unwrap_or_default();
-    let prog = match shinpan::compile(rules, text) {
-        Ok(p) => p,
-        Err(_) => return eprintln!("{rules} does not compile"),
+    let prog = match shinpan::builtin_program(rules) {
+        Some(Ok(p)) => p,
+        _ => return eprintln!("{rules} is not a built-in game that compiles"),
     };
 
     // Random playouts: events per second on one core.

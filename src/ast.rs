@@ -53,6 +53,8 @@ pub struct EnumDecl {
 pub struct CardDecl {
     pub name: Name,
     pub fields: Vec<(Name, Ty)>,
+    /// For each attribute, the condition under which a card has it (`if ...`).
+    pub when: Vec<Option<Expr>>,
     pub body: CardBody,
 }
 
@@ -64,6 +66,9 @@ pub enum CardBody {
     Rows(Vec<(Name, Vec<Expr>)>),
     /// Every combination, then some explicit cards.
     Both(Box<CardBody>, Box<CardBody>),
+    /// Rows of a data file named by a `file` parameter: the parameter, the key of the
+    /// list in the file, and the checks each row must pass.
+    Pool { param: Name, key: Name, checks: Vec<(Expr, Template)> },
 }
 
 #[derive(Debug)]
@@ -130,6 +135,7 @@ pub enum TyKind {
     /// Length, item type, whether items must be distinct.
     List(Option<Expr>, Box<Ty>, bool),
     Map(Box<Ty>, Box<Ty>, bool),
+    File,
     /// `nonempty list ...`, `nonempty map ...`
     NonEmpty(Box<Ty>),
     Record(Vec<(Name, bool, Ty)>),

@@ -35,6 +35,7 @@ pub enum Builtin {
     Permutations,
     Subsets,
     Join,
+    Matches,
     KindOf,
     Combinations,
 }
@@ -73,6 +74,7 @@ const TABLE: &[(&str, Builtin, usize, bool)] = &[
     ("permutations", Builtin::Permutations, 1, false),
     ("subsets", Builtin::Subsets, 1, false),
     ("join", Builtin::Join, 2, false),
+    ("matches", Builtin::Matches, 2, false),
     ("kind_of", Builtin::KindOf, 1, false),
     ("combinations", Builtin::Combinations, 2, false),
 ];

@@ -4,7 +4,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
-use crate::decode::{Malformed, decode};
+use crate::decode::{Envelope, Malformed, envelope, events};
 use crate::diag::Diag;
 use crate::interp::{Machine, Outcome, Source};
 use crate::program::Program;
@@ -22,6 +22,11 @@ pub const MAX_RULES_BYTES: u64 = 4 * 1024 * 1024;
 /// Reads a rules file, refusing one too large to be a rules file.
 pub fn read_rules(path: &Path) -> Result<String, String> {
     read_text(path, MAX_RULES_BYTES)
+}
+
+/// Reads a data file (a card pool), refusing one larger than `max` bytes.
+pub fn read_data(path: &Path, max: u64) -> Result<String, String> {
+    read_text(path, max)
 }
 
 /// Reads a UTF-8 text file of at most `max` bytes. Only regular files are read: a FIFO would
@@ -155,6 +160,8 @@ pub struct Checker {
     /// Transcripts may name only built-in rules, never a file (for servers that check what
     /// players upload).
     pub builtin_only: bool,
+    /// Programs with the cards of their data files, by program and files.
+    pooled: HashMap<String, Rc<Program>>,
 }
 
 impl Checker {
@@ -168,7 +175,7 @@ impl Checker {
                 r
             }
         });
-        Checker { programs: HashMap::new(), rules_override, builtin_only: false }
+        Checker { programs: HashMap::new(), pooled: HashMap::new(), rules_override, builtin_only: false }
     }
 
     pub fn check_path(&mut self, path: &Path) -> Report {
@@ -226,7 +233,15 @@ impl Checker {
             }
         };
         let rules = Some(program.name.clone());
-        let game = match decode(&program, &raw) {
+        let envelope = match envelope(&program, &raw) {
+            Ok(e) => e,
+            Err(errors) => return Report::malformed(file, text, rules, errors),
+        };
+        let program = match self.with_pools(program, &envelope, base) {
+            Ok(p) => p,
+            Err(m) => return Report::malformed(file, text, rules, vec![Malformed::at(m, raw.variant.as_ref())]),
+        };
+        let game = match events(&program, &raw, envelope) {
             Ok(g) => g,
             Err(errors) => return Report::malformed(file, text, rules, errors),
         };
@@ -253,9 +268,33 @@ impl Checker {
     }
 
     /// A compiled rules file by built-in name or path (relative to `base`), as the person
-    /// running shinpan names it.
+    /// running shinpan names it, with the cards of its default data files.
     pub fn program(&mut self, name: &str, base: &Path) -> Result<Rc<Program>, Lookup> {
-        self.lookup(name, base, false)
+        let program = self.lookup(name, base, false)?;
+        if !crate::pool::has_pools(&program) {
+            return Ok(program);
+        }
+        let pooled = crate::pool::with_defaults(&program).map_err(Lookup::Unknown)?;
+        Ok(Rc::new(pooled))
+    }
+
+    /// The program with the cards of the data files this transcript's parameters name.
+    fn with_pools(&mut self, program: Rc<Program>, envelope: &Envelope, base: &Path) -> Result<Rc<Program>, String> {
+        if !crate::pool::has_pools(&program) {
+            return Ok(program);
+        }
+        let sources = crate::pool::sources(&program, &envelope.params, &envelope.given, base)?;
+        // The same rules with the same files give the same cards.
+        let key = format!("{:p}{}", Rc::as_ptr(&program), crate::pool::cache_key(&sources));
+        if let Some(p) = self.pooled.get(&key) {
+            return Ok(p.clone());
+        }
+        let pooled = Rc::new(crate::pool::instantiate(&program, &envelope.players, &envelope.params, &sources)?);
+        if self.pooled.len() >= MAX_CACHED_PROGRAMS {
+            self.pooled.clear();
+        }
+        self.pooled.insert(key, pooled.clone());
+        Ok(pooled)
     }
 
     /// A compiled rules file. One named inside a transcript is untrusted: it must be a
@@ -291,9 +330,17 @@ impl Checker {
             }
         };
         if self.programs.len() >= MAX_CACHED_PROGRAMS && !self.programs.contains_key(&key) {
+            // A program's address names its cards in `pooled`: both go together.
             self.programs.clear();
+            self.pooled.clear();
         }
-        let entry = self.programs.entry(key).or_insert_with(|| crate::compile_in(&label, &text, &dir).map(Rc::new));
+        let data_dir = if builtin.is_some() { None } else { Some(dir.clone()) };
+        let entry = self.programs.entry(key).or_insert_with(|| {
+            crate::compile_in(&label, &text, &dir).map(|mut p| {
+                p.data_dir = data_dir;
+                Rc::new(p)
+            })
+        });
         entry.clone().map_err(Lookup::Broken)
     }
 }

@@ -43,10 +43,29 @@ pub struct Game {
 /// At most this many reading errors are reported for one transcript.
 const MAX_ERRORS: usize = 20;
 
+/// The players and parameters of a transcript, before its events.
+pub struct Envelope {
+    pub players: Rc<[String]>,
+    pub params: Vec<Value>,
+    /// Which parameters the transcript's `variant` gives (the others are defaults).
+    pub given: Vec<bool>,
+}
+
 pub fn decode(prog: &Program, raw: &RawTranscript) -> Result<Game, Vec<Malformed>> {
+    events(prog, raw, envelope(prog, raw)?)
+}
+
+pub fn envelope(prog: &Program, raw: &RawTranscript) -> Result<Envelope, Vec<Malformed>> {
     let players = players(prog, raw.players.as_ref()).map_err(|m| vec![Malformed::at(m, raw.players.as_ref())])?;
-    let params =
+    let (params, given) =
         params(prog, &players, raw.variant.as_ref()).map_err(|m| vec![Malformed::at(m, raw.variant.as_ref())])?;
+    Ok(Envelope { players, params, given })
+}
+
+/// The events, read against the program's actions (whose cards may come from a pool that
+/// the envelope's parameters chose).
+pub fn events(prog: &Program, raw: &RawTranscript, envelope: Envelope) -> Result<Game, Vec<Malformed>> {
+    let Envelope { players, params, .. } = envelope;
     let raw_events = match &raw.events {
         None => return Err(vec![Malformed::new("the transcript has no `events`")]),
         Some(Err((kind, at))) => {
@@ -102,7 +121,9 @@ fn valid_name(name: &str) -> bool {
 
 /// Each parameter: the transcript's override or the default, then all checked against
 /// their shapes with every effective value known.
-fn params(prog: &Program, players: &Rc<[String]>, variant: Option<&Located>) -> Result<Vec<Value>, String> {
+type Params = (Vec<Value>, Vec<bool>);
+
+fn params(prog: &Program, players: &Rc<[String]>, variant: Option<&Located>) -> Result<Params, String> {
     let overrides: &[(Yaml, Yaml)] = match variant.map(|l| &l.value) {
         None | Some(Yaml::Null) => &[],
         Some(Yaml::Map(m)) => m,
@@ -116,8 +137,10 @@ fn params(prog: &Program, players: &Rc<[String]>, variant: Option<&Located>) -> 
         }
     }
     let mut values: Vec<Value> = vec![];
+    let mut given_ones = vec![];
     for p in &prog.params {
         let given = overrides.iter().find(|(k, _)| matches!(k, Yaml::Str(s) if *s == p.name)).map(|(_, v)| v);
+        given_ones.push(given.is_some());
         let value = match given {
             Some(y) => Decoder { prog, players, params: &values }
                 .value(&p.shape, y, false)
@@ -130,7 +153,7 @@ fn params(prog: &Program, players: &Rc<[String]>, variant: Option<&Located>) -> 
     for (p, v) in prog.params.iter().zip(&values) {
         decoder.within(&p.shape, v).map_err(|m| format!("variant `{}`: {m}", p.name))?;
     }
-    Ok(values)
+    Ok((values, given_ones))
 }
 
 /// ` (did you mean `x`?)` when a name is close to one of `known` (the rules files' matcher).
@@ -149,6 +172,17 @@ fn default(prog: &Program, players: &Rc<[String]>, so_far: &[Value], d: &ParamDe
     };
     eval_with_params(prog, players.clone(), so_far, x)
         .map_err(|d| Malformed::new(format!("the rules could not compute a default: {}", d.message)))
+}
+
+/// Decodes one value of a data file (a card's attribute) against its shape.
+pub fn data_value(
+    prog: &Program,
+    players: &Rc<[String]>,
+    params: &[Value],
+    shape: &Shape,
+    y: &Yaml,
+) -> Result<Value, String> {
+    Decoder { prog, players, params }.value(shape, y, false)
 }
 
 struct Decoder<'a> {
@@ -200,6 +234,8 @@ impl Decoder<'_> {
             (Shape::Int(..), Yaml::Str(s)) if key => Value::Int(s.parse().map_err(|_| found())?),
             (Shape::Bool, Yaml::Bool(b)) => Value::Bool(*b),
             (Shape::Str, Yaml::Str(s)) => Value::str(s),
+            // A transcript may name only YAML data files, never any file the checker can read.
+            (Shape::File, Yaml::Str(s)) if s.ends_with(".yaml") || s.ends_with(".yml") => Value::str(s),
             (Shape::Null, Yaml::Null) => Value::Null,
             (Shape::Literal(l), Yaml::Str(s)) if **l == **s => Value::Str(l.clone()),
             (Shape::Player, Yaml::Str(s)) => {
@@ -350,6 +386,7 @@ impl Decoder<'_> {
             Shape::Int(..) => "an integer".into(),
             Shape::Bool => "a boolean".into(),
             Shape::Str => "a string".into(),
+            Shape::File => "the path of a `.yaml` file".into(),
             Shape::Null => "null".into(),
             Shape::Literal(l) => format!("`{l}`"),
             Shape::Player => "a player name".into(),
@@ -376,7 +413,10 @@ fn same_form(shape: &Shape, y: &Yaml) -> bool {
         (shape, y),
         (Shape::List(..), Yaml::Seq(_))
             | (Shape::Map(..) | Shape::Record(_), Yaml::Map(_))
-            | (Shape::Card(_) | Shape::Enum(_) | Shape::Player | Shape::Str | Shape::Literal(_), Yaml::Str(_))
+            | (
+                Shape::Card(_) | Shape::Enum(_) | Shape::Player | Shape::Str | Shape::File | Shape::Literal(_),
+                Yaml::Str(_)
+            )
             | (Shape::Int(..), Yaml::Int(_))
     )
 }

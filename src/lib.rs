@@ -18,6 +18,7 @@ pub mod diag;
 pub mod extend;
 pub mod interp;
 pub mod play;
+pub mod pool;
 pub mod program;
 pub mod render;
 pub mod resolve;
@@ -35,6 +36,18 @@ use program::Program;
 /// Compiles a rules file: parse, then resolve. `label` names the file in diagnostics.
 pub fn compile(label: &str, text: &str) -> Result<Program, Vec<Diag>> {
     compile_in(label, text, std::path::Path::new("."))
+}
+
+/// A built-in game, compiled, with the cards of its default data files (a card pool): what
+/// playouts and the property tests run.
+pub fn builtin_program(name: &str) -> Option<Result<Program, Vec<Diag>>> {
+    let text = specs::builtin(name)?;
+    Some(compile(name, text).and_then(|p| {
+        if !pool::has_pools(&p) {
+            return Ok(p);
+        }
+        pool::with_defaults(&p).map_err(|m| vec![Diag::new(codes::MALFORMED, m)])
+    }))
 }
 
 /// Compiles a rules file whose `extends` paths are relative to `base`.

@@ -15,7 +15,7 @@ pub const MAX_PLAYERS: u32 = u8::MAX as u32;
 /// Most cards a rules file may declare, all kinds together.
 pub const MAX_CARDS: usize = 100_000;
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Program {
     pub name: String,
     pub source: SourceMap,
@@ -40,16 +40,19 @@ pub struct Program {
     pub field_names: Vec<String>,
     pub flow: Block,
     pub flow_locals: usize,
+    /// The directory of the rules file, where a `file` parameter's default is looked up
+    /// (`None` for built-in rules, whose data files are built in too).
+    pub data_dir: Option<std::path::PathBuf>,
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct RuleInfo {
     pub id: String,
     pub text: String,
     pub span: Span,
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Param {
     pub name: String,
     pub shape: Shape,
@@ -57,19 +60,19 @@ pub struct Param {
     pub span: Span,
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub enum ParamDefault {
     Expr(X),
     ByPlayers(Vec<(u32, X)>),
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct EnumInfo {
     pub name: String,
     pub variants: Vec<String>,
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Kind {
     pub name: String,
     pub fields: Vec<String>,
@@ -79,30 +82,46 @@ pub struct Kind {
     pub shapes: Vec<Shape>,
     pub cards: std::ops::Range<u32>,
     pub by_code: HashMap<String, u32>,
+    /// Where the cards come from when they are read from a data file (`from pool.cards`).
+    pub pool: Option<PoolSpec>,
 }
 
-#[derive(Debug)]
+/// Cards read from a YAML file named by a `file` parameter: each row of the list under
+/// `key` is one card. Attributes are locals `0..n` and the code local `n` in `when` and
+/// `checks`.
+#[derive(Debug, Clone)]
+pub struct PoolSpec {
+    pub param: u16,
+    pub key: String,
+    /// For each attribute, when a card has it (others read null).
+    pub when: Vec<Option<X>>,
+    /// Each row must pass these, else the pool (and every transcript using it) is malformed.
+    pub checks: Vec<(X, Vec<Part>)>,
+    pub locals: usize,
+}
+
+#[derive(Debug, Clone)]
 pub struct CardInfo {
     pub kind: u16,
     pub code: Rc<str>,
     pub attrs: Vec<Value>,
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct ActionInfo {
     pub name: String,
     pub shape: Shape,
     pub span: Span,
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Var {
     pub name: String,
     pub per_player: bool,
     pub init: X,
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Func {
     pub name: String,
     pub arity: usize,
@@ -110,14 +129,14 @@ pub struct Func {
     pub body: X,
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Due {
     pub proc_: u16,
     pub cond: X,
     pub locals: usize,
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Proc {
     pub name: String,
     pub arity: usize,
@@ -126,7 +145,7 @@ pub struct Proc {
 }
 
 /// The shape of a transcript value; bounds may depend on parameters.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub enum Shape {
     Int(Option<X>, Option<X>),
     Bool,
@@ -140,19 +159,21 @@ pub enum Shape {
     /// Keys, values, and whether every value of the key shape must be a key.
     Map(Box<Shape>, Box<Shape>, bool),
     Record(Vec<(Rc<str>, bool, Shape)>),
+    /// A path to a data file.
+    File,
     /// A list or map with at least one item.
     NonEmpty(Box<Shape>),
     Union(Vec<Shape>),
 }
 
 /// An expression with its span in the rules file.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct X {
     pub e: E,
     pub span: Span,
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub enum E {
     Const(Value),
     Local(Slot),
@@ -192,7 +213,7 @@ pub enum E {
     Lambda(Slot, Box<X>),
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub enum Part {
     Text(String),
     Expr(X),
@@ -200,13 +221,13 @@ pub enum Part {
 
 pub type Block = Vec<S>;
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct S {
     pub s: St,
     pub span: Span,
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub enum St {
     Let(Slot, X),
     Require {
@@ -245,7 +266,7 @@ pub enum Target {
     Local(Slot),
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Choose {
     pub branches: Vec<Branch>,
     pub otherwise: Option<Block>,
@@ -255,7 +276,7 @@ pub struct Choose {
 }
 
 /// One action open at a waiting point. `checks` never change the state; `effects` may.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Branch {
     pub action: u16,
     pub arg: Slot,

@@ -93,7 +93,7 @@ impl Resolver {
                 variants: e.variants.iter().map(|v| v.text.clone()).collect(),
             })
             .collect();
-        let params = spec.params.iter().map(|p| self.param(p)).collect();
+        let params: Vec<Param> = spec.params.iter().map(|p| self.param(p)).collect();
         let vars = spec
             .vars
             .iter()
@@ -114,7 +114,8 @@ impl Resolver {
                 let slots =
                     self.field_names.iter().map(|n| fields.iter().position(|f| f == n).map(|i| i as u16)).collect();
                 let shapes = c.fields.iter().map(|(_, t)| self.shape(t)).collect();
-                Kind { name: c.name.text.clone(), fields, slots, shapes, cards: 0..0, by_code: HashMap::new() }
+                let pool = self.pool_spec(c, &params);
+                Kind { name: c.name.text.clone(), fields, slots, shapes, cards: 0..0, by_code: HashMap::new(), pool }
             })
             .collect();
         let mut program = Program {
@@ -139,6 +140,7 @@ impl Resolver {
             field_names: self.field_names.clone(),
             flow,
             flow_locals,
+            data_dir: None,
         };
         self.cards(spec, &mut program);
         // Types are checked on a program whose names all resolved; otherwise indices may be
@@ -258,6 +260,7 @@ impl Resolver {
                 Shape::Int(lo.as_ref().map(|e| self.const_expr(e)), hi.as_ref().map(|e| self.const_expr(e)))
             }
             TyKind::Bool => Shape::Bool,
+            TyKind::File => Shape::File,
             TyKind::Str => Shape::Str,
             TyKind::Player => Shape::Player,
             TyKind::Null => Shape::Null,
@@ -777,6 +780,45 @@ impl Resolver {
 
     // ------------------------------------------------------------ cards
 
+    /// For a kind read from a file: its `file` parameter, and the attribute conditions and
+    /// row checks, resolved with the attributes (then `code`) as locals.
+    fn pool_spec(&mut self, c: &ast::CardDecl, params: &[Param]) -> Option<PoolSpec> {
+        let ast::CardBody::Pool { param, key, checks } = &c.body else {
+            for w in c.when.iter().flatten() {
+                self.error(
+                    codes::BAD_CARDS,
+                    "only cards read from a file (`from ...`) have attributes with `if`".into(),
+                    w.span.clone(),
+                    "a condition on an attribute",
+                );
+            }
+            return None;
+        };
+        let index = match self.globals.get(&param.text) {
+            Some(Global::Param(i)) if matches!(params.get(*i as usize).map(|p| &p.shape), Some(Shape::File)) => *i,
+            _ => {
+                self.error(
+                    codes::TYPE_MISMATCH,
+                    format!("`{}` is not a parameter of type `file`", param.text),
+                    param.span.clone(),
+                    "cards are read from the file this parameter names",
+                )
+                .help(format!("declare it: `param {}: file = \"cards.yaml\"`", param.text));
+                return None;
+            }
+        };
+        self.enter_frame();
+        let mark = self.push_scope();
+        for (n, _) in &c.fields {
+            self.bind(n);
+        }
+        self.bind(&Name { text: "code".into(), span: c.name.span.clone() });
+        let when = c.when.iter().map(|w| w.as_ref().map(|w| self.expr(w))).collect();
+        let checks = checks.iter().map(|(cond, message)| (self.expr(cond), self.template(message))).collect();
+        self.pop_scope(mark);
+        Some(PoolSpec { param: index, key: key.text.clone(), when, checks, locals: self.max_slot })
+    }
+
     fn cards(&mut self, spec: &ast::Spec, program: &mut Program) {
         for (k, decl) in spec.cards.iter().enumerate() {
             let start = program.cards.len() as u32;
@@ -844,6 +886,8 @@ impl Resolver {
                     Ok((code.text.clone(), attrs, code.span.clone()))
                 })
                 .collect(),
+            // Read from a file for each transcript (`crate::pool`), not when compiling.
+            ast::CardBody::Pool { .. } => Ok(vec![]),
             ast::CardBody::Each { bindings, code } => self.card_product(decl, bindings, code, program, constants),
             ast::CardBody::Both(each, rows) => {
                 let mut all = self.card_body(decl, each, program, constants)?;

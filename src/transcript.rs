@@ -120,6 +120,27 @@ pub fn parse_value(text: &str) -> Result<Yaml, ReadError> {
     parse(text).map(|doc| doc.root)
 }
 
+/// Reads a YAML data file whose top level is a mapping, and returns the items of the list
+/// under `key`, each with its line (a card pool's rows).
+pub fn read_list(text: &str, key: &str) -> Result<Vec<RawEvent>, ReadError> {
+    let doc = parse(text)?;
+    let Yaml::Map(entries) = doc.root else {
+        let what = doc.root.kind();
+        return Err(ReadError { message: format!("the file is a mapping, not {what}"), line: None, span: None });
+    };
+    let Some(index) = entries.iter().position(|(k, _)| matches!(k, Yaml::Str(s) if s == key)) else {
+        return Err(ReadError { message: format!("the file has no `{key}`"), line: None, span: None });
+    };
+    let Some((_, value)) = entries.into_iter().nth(index) else { return Ok(vec![]) };
+    let at = doc.top.get(index).copied().unwrap_or_default();
+    let located = Located { value, line: at.line, span: line_span(text, at.offset) };
+    events(text, located, doc.lists.get(&index)).map_err(|(kind, at)| ReadError {
+        message: format!("`{key}` must be a list, not {kind}"),
+        line: Some(at.line),
+        span: Some(at.span),
+    })
+}
+
 fn events(text: &str, list: Located, positions: Option<&Vec<Pos>>) -> Result<Vec<RawEvent>, (&'static str, Located)> {
     let Yaml::Seq(items) = list.value else { return Err((list.value.kind(), list)) };
     let at = |i: usize| positions.and_then(|p| p.get(i)).copied().unwrap_or_default();

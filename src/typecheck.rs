@@ -90,7 +90,7 @@ fn of_shape(s: &Shape) -> T {
     match s {
         Shape::Int(..) => T::Int,
         Shape::Bool => T::Bool,
-        Shape::Str | Shape::Literal(_) => T::Str,
+        Shape::Str | Shape::Literal(_) | Shape::File => T::Str,
         Shape::Player => T::Player,
         Shape::Card(k) => T::Card(*k),
         Shape::Enum(e) => T::Enum(*e),
@@ -421,7 +421,7 @@ impl Checker<'_> {
         match b {
             Builtin::Len | Builtin::Sum | Builtin::Count | Builtin::Abs => T::Int,
             Builtin::IndexOf => T::Unknown,
-            Builtin::Distinct => T::Bool,
+            Builtin::Distinct | Builtin::Matches => T::Bool,
             Builtin::Str | Builtin::Join | Builtin::KindOf => T::Str,
             Builtin::Range => T::List(Box::new(T::Int)),
             Builtin::First

@@ -92,7 +92,10 @@ fn lint_reports_spec_errors() {
     let (code, out, _) = shinpan(&["lint", "specs/"]);
     assert_eq!(
         (code, out.trim()),
-        (0, "specs/curtain-call.rules: ok\nspecs/hangover.rules: ok\nspecs/torite-4to6.rules: ok")
+        (
+            0,
+            "specs/clock-tcg.rules: ok\nspecs/curtain-call.rules: ok\nspecs/hangover.rules: ok\nspecs/torite-4to6.rules: ok"
+        )
     );
     let (code, out, _) = shinpan(&["lint", "fixtures/spec/unknown-name_1.rules"]);
     assert_eq!(code, 2);

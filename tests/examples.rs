@@ -87,6 +87,9 @@ fn copies_of_shared_data_equal_the_originals() {
         let (theirs, ours) = (shared.join(theirs), here.join(ours));
         assert_eq!(files_under(&theirs), files_under(&ours), "{} and {} differ", theirs.display(), ours.display());
     }
+    // The clock TCG's default card pool, built into the binary from specs/.
+    let pool = std::fs::read(shared.join("rules/clock-tcg-pool.yaml")).unwrap();
+    assert_eq!(pool, std::fs::read(here.join("specs/clock-tcg-pool.yaml")).unwrap(), "the default card pool differs");
 }
 
 /// Every file under `dir`, by its path relative to `dir`, with its bytes.
@@ -120,7 +123,10 @@ fn every_fixture_directory() {
         .collect();
     dirs.sort();
     let names: Vec<String> = dirs.iter().map(|d| d.file_name().unwrap().to_string_lossy().into_owned()).collect();
-    assert_eq!(names, ["curtain-call", "demo", "hangover", "malformed", "runaway", "torite-4to6", "variants"]);
+    assert_eq!(
+        names,
+        ["clock-tcg", "curtain-call", "demo", "hangover", "malformed", "runaway", "torite-4to6", "variants"]
+    );
     for dir in dirs {
         check_dir(&dir);
     }

@@ -194,8 +194,8 @@ fn the_alphabet_of_single_changes_covers_every_finite_argument() {
 /// end are not played (so the last event is the one that finished the game).
 #[test]
 fn a_playout_stops_when_the_game_is_finished() {
-    for (name, text) in shinpan::specs::BUILTIN {
-        let prog = shinpan::compile(name, text).unwrap();
+    for (name, _) in shinpan::specs::BUILTIN {
+        let prog = shinpan::builtin_program(name).unwrap().unwrap();
         let players = prog.players.0 as usize;
         for seed in 0..5 {
             let p = shinpan::play::playout(&prog, players, seed, 100_000).unwrap();

@@ -11,14 +11,14 @@ use shinpan::program::Program;
 use shinpan::value::Value;
 
 fn program(name: &str) -> Program {
-    shinpan::compile(name, shinpan::specs::builtin(name).unwrap()).unwrap()
+    shinpan::builtin_program(name).unwrap().unwrap()
 }
 
 /// The built-in games with their player counts.
 fn games() -> Vec<(&'static str, usize)> {
     let mut out = vec![];
-    for (name, text) in shinpan::specs::BUILTIN {
-        let prog = shinpan::compile(name, text).unwrap();
+    for (name, _) in shinpan::specs::BUILTIN {
+        let prog = program(name);
         out.extend((prog.players.0..=prog.players.1).map(|n| (*name, n as usize)));
     }
     out

@@ -12,7 +12,7 @@ fn relative(text: String) -> String {
 
 #[test]
 fn transcript_diagnostics() {
-    insta::glob!("../fixtures", "{hangover,curtain-call,torite-4to6,malformed,runaway}/*.yaml", |path| {
+    insta::glob!("../fixtures", "{hangover,curtain-call,torite-4to6,clock-tcg,malformed,runaway}/*.yaml", |path| {
         let report = Checker::new(None).check_path(path);
         let diags = shinpan::render::diagnostics(&report);
         let rendered: String = diags.iter().map(render_plain).collect();

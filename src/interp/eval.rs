@@ -509,6 +509,19 @@ impl Machine<'_> {
                 let words: Vec<String> = items.iter().map(|v| super::show(self.prog, &self.players, v)).collect();
                 Ok(Value::str(&words.join(&sep)))
             }
+            Builtin::Matches => {
+                let Some(p) = args.get(1) else { return Err(self.spec_error(&x.span, "missing argument".into())) };
+                let (text, pattern) = (self.eval(first, frame)?, self.eval(p, frame)?);
+                let (Value::Str(text), Value::Str(pattern)) = (&text, &pattern) else {
+                    return Err(self.spec_error(&x.span, "`matches` takes a text and a pattern".into()));
+                };
+                self.burn_n(text.len() + pattern.len(), &x.span)?;
+                let re = regex_lite::RegexBuilder::new(pattern)
+                    .size_limit(MAX_PATTERN_SIZE)
+                    .build()
+                    .map_err(|e| self.spec_error(&x.span, format!("`{pattern}` is not a pattern: {e}")))?;
+                Ok(Value::Bool(re.is_match(text)))
+            }
             Builtin::Shuffle => {
                 let mut items = self.list(first, frame)?.as_ref().clone();
                 self.rng.shuffle(&mut items);
@@ -586,6 +599,9 @@ fn by_key(b: Builtin, keyed: Vec<(Value, Value)>) -> Value {
         }
     }
 }
+
+/// Most memory a `matches` pattern may compile to: far above any code pattern.
+const MAX_PATTERN_SIZE: usize = 1 << 20;
 
 fn ordered<T: Ord>(op: BinOp, p: T, q: T) -> bool {
     match op {

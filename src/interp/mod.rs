@@ -349,6 +349,20 @@ impl<'p> Constants<'p> {
 
 /// Evaluates an expression with parameters bound but no game state (parameter bounds).
 pub fn eval_with_params(prog: &Program, players: Rc<[String]>, params: &[Value], x: &X) -> Result<Value, Diag> {
+    eval_with_locals(prog, players, params, x, &[])
+}
+
+/// Evaluates an expression with parameters and some locals bound but no game state (the
+/// conditions and checks of cards read from a file).
+pub fn eval_with_locals(
+    prog: &Program,
+    players: Rc<[String]>,
+    params: &[Value],
+    x: &X,
+    locals: &[Value],
+) -> Result<Value, Diag> {
     let mut m = Machine::new(prog, players, params.to_vec(), Source::Transcript { events: vec![], pos: 0 });
-    m.eval(x, &mut vec![Value::Null; 16]).map_err(stop_diag)
+    let mut frame = locals.to_vec();
+    frame.resize(frame.len() + 16, Value::Null);
+    m.eval(x, &mut frame).map_err(stop_diag)
 }

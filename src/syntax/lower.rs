@@ -34,6 +34,8 @@ fn is_keyword(rule: Rule) -> bool {
             | Rule::k_proc
             | Rule::k_always
             | Rule::k_due
+            | Rule::k_from
+            | Rule::k_file
             | Rule::k_settle
             | Rule::k_scores
             | Rule::k_winners
@@ -204,6 +206,8 @@ fn card<'a>(mut it: impl Iterator<Item = P<'a>>, at: &Span) -> R<CardDecl> {
     let mut fields = vec![];
     let mut rows = vec![];
     let mut each = None;
+    let mut when = vec![];
+    let mut pool = None;
     for p in it {
         let pat = span(&p);
         match p.as_rule() {
@@ -212,7 +216,9 @@ fn card<'a>(mut it: impl Iterator<Item = P<'a>>, at: &Span) -> R<CardDecl> {
                 let fname = name(next(&mut f, &pat)?);
                 next(&mut f, &pat)?; // colon
                 fields.push((fname, ty(next(&mut f, &pat)?)?));
+                when.push(f.find(|c| c.as_rule() == Rule::expr).map(expr).transpose()?);
             }
+            Rule::card_from => pool = Some(card_from(p)?),
             Rule::card_each => each = Some(card_each(p)?),
             Rule::card_row => {
                 let mut r = kids(p);
@@ -223,12 +229,28 @@ fn card<'a>(mut it: impl Iterator<Item = P<'a>>, at: &Span) -> R<CardDecl> {
             _ => return Err(shape_error(&p)),
         }
     }
-    let body = match each {
-        Some(each) if !rows.is_empty() => CardBody::Both(Box::new(each), Box::new(CardBody::Rows(rows))),
-        Some(each) => each,
-        None => CardBody::Rows(rows),
+    let body = match (pool, each) {
+        (Some(pool), _) => pool,
+        (None, Some(each)) if !rows.is_empty() => CardBody::Both(Box::new(each), Box::new(CardBody::Rows(rows))),
+        (None, Some(each)) => each,
+        (None, None) => CardBody::Rows(rows),
     };
-    Ok(CardDecl { name: n, fields, body })
+    Ok(CardDecl { name: n, fields, when, body })
+}
+
+fn card_from(p: P<'_>) -> R<CardBody> {
+    let at = span(&p);
+    let mut it = kids(p);
+    let param = name(next(&mut it, &at)?);
+    let key = name(next(&mut it, &at)?);
+    let mut checks = vec![];
+    for c in it {
+        let cat = span(&c);
+        let mut r = kids(c);
+        let cond = expr(next(&mut r, &cat)?)?;
+        checks.push((cond, template(next(&mut r, &cat)?)?));
+    }
+    Ok(CardBody::Pool { param, key, checks })
 }
 
 fn card_each(p: P<'_>) -> R<CardBody> {
@@ -275,6 +297,7 @@ fn ty_atom(p: P<'_>) -> R<Ty> {
         Rule::ty => return ty(p),
         Rule::ty_int => int_type(p)?,
         Rule::ty_bool => TyKind::Bool,
+        Rule::ty_file => TyKind::File,
         Rule::ty_str => TyKind::Str,
         Rule::ty_player => TyKind::Player,
         Rule::ty_null => TyKind::Null,
