@@ -283,6 +283,9 @@ impl Checker {
         if !crate::pool::has_pools(&program) {
             return Ok(program);
         }
+        if self.builtin_only && program.params.iter().zip(&envelope.given).any(|(p, g)| *g && p.shape.is_file()) {
+            return Err("only the built-in card files may be used here, not one a transcript names".into());
+        }
         let sources = crate::pool::sources(&program, &envelope.params, &envelope.given, base)?;
         // The same rules with the same files give the same cards.
         let key = format!("{:p}{}", Rc::as_ptr(&program), crate::pool::cache_key(&sources));

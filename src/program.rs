@@ -289,6 +289,12 @@ pub struct Branch {
     pub span: Span,
 }
 
+impl Shape {
+    pub fn is_file(&self) -> bool {
+        matches!(self, Shape::File)
+    }
+}
+
 impl X {
     /// The expressions directly inside this one.
     pub fn children(&self) -> Vec<&X> {

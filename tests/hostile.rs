@@ -187,6 +187,23 @@ fn a_transcript_cannot_make_shinpan_read_any_file() {
     let (code, out, _) = run(bin().args(["check", "--format", "json", "--only-builtin-rules", &s.path("own.yaml")]));
     assert_eq!(code, 2);
     assert!(out.contains("only built-in rules may be named here"), "{out}");
+    // Nor a data file: a card pool must be a `.yaml` file, and a server allows none.
+    std::fs::write(
+        s.path("pool.yaml"),
+        "rules: clock-tcg\nplayers: [a, b]\nvariant: {pool: /etc/passwd}\nevents: []\n",
+    )
+    .unwrap();
+    let (code, out, _) = run(bin().args(["check", "--format", "human", &s.path("pool.yaml")]));
+    assert_eq!(code, 2);
+    assert!(out.contains("the path of a `.yaml` file"), "{out}");
+    let pool = format!("{}/fixtures/clock-tcg/pools/small.yaml", env!("CARGO_MANIFEST_DIR"));
+    let text = format!("rules: clock-tcg\nplayers: [a, b]\nvariant: {{pool: {pool}, deck_size: 20}}\nevents: []\n");
+    std::fs::write(s.path("pool.yaml"), text).unwrap();
+    let (_, verdicts) = check_json(&[&s.path("pool.yaml")]);
+    assert_eq!(verdicts[0]["verdict"], "legal", "{verdicts:?}");
+    let (code, out, _) = run(bin().args(["check", "--format", "json", "--only-builtin-rules", &s.path("pool.yaml")]));
+    assert_eq!(code, 2);
+    assert!(out.contains("only the built-in card files may be used here"), "{out}");
 }
 
 #[test]
