@@ -70,9 +70,10 @@ fn json_within(prog: &Program, players: &[String], v: &Value, budget: &mut usize
         Value::Int(i) => json!(i),
         Value::List(items) => {
             let mut out = vec![];
-            for item in items.iter() {
+            for (i, item) in items.iter().enumerate() {
                 out.push(json_within(prog, players, item, budget));
-                if *budget == 0 {
+                if *budget == 0 && i + 1 < items.len() {
+                    out.push(json!("…"));
                     break;
                 }
             }
@@ -80,9 +81,10 @@ fn json_within(prog: &Program, players: &[String], v: &Value, budget: &mut usize
         }
         Value::Map(entries) => {
             let mut out = Map::new();
-            for (k, v) in entries.iter() {
+            for (i, (k, v)) in entries.iter().enumerate() {
                 out.insert(show(prog, players, k), json_within(prog, players, v, budget));
-                if *budget == 0 {
+                if *budget == 0 && i + 1 < entries.len() {
+                    out.insert("…".into(), json!("…"));
                     break;
                 }
             }

@@ -166,6 +166,17 @@ fn a_diagnostic_far_to_the_right_is_shown() {
     assert!(out.contains("event 0 breaks `unexpected-action`"), "{out}");
     assert!(out.lines().all(|l| l.chars().count() < 400), "a line was not cut");
     assert!(out.contains("legal (finished"), "{out}");
+    // Multi-byte text around the cut: the window starts and ends on whole characters.
+    for pad in ["", "x", "xx"] {
+        let meta = format!("{pad}{}", "審".repeat(30_000));
+        let text = format!(
+            r#"{{"meta": "{meta}", "rules": "hangover", "players": ["aki", "ben", "chie"], "events": [{{"by": "aki", "play": "B1"}}]}}"#
+        );
+        std::fs::write(s.path("wide.json"), text).unwrap();
+        let (code, out, err) = run(bin().args(["check", "--format", "human", &s.path("wide.json")]));
+        assert_eq!(code, 1, "{err}");
+        assert!(out.contains("event 0 breaks `unexpected-action`") && out.contains("…審"), "{out}");
+    }
 }
 
 #[test]
@@ -220,4 +231,39 @@ fn rules_files_that_look_hostile_but_are_valid_compile() {
         }
     }
     assert!(checked >= 2);
+}
+
+/// A score too large to write (a list shared a million times is small in memory) is cut at
+/// `MAX_JSON_VALUES` values, and says so with `…`.
+#[test]
+fn a_value_too_large_to_write_is_cut_and_marked() {
+    use shinpan::render::{MAX_JSON_VALUES, value_json};
+    use shinpan::value::Value;
+    let prog = shinpan::builtin_program("hangover").unwrap().unwrap();
+    let players = ["aki".to_string(), "ben".to_string(), "chie".to_string()];
+    let ints = |n: i64| Value::list((0..n).map(Value::Int).collect());
+    // One value for the list itself, then its items until the budget is spent.
+    let cut = value_json(&prog, &players, &ints(MAX_JSON_VALUES as i64 + 10));
+    let items = cut.as_array().unwrap();
+    assert_eq!(items.len(), MAX_JSON_VALUES);
+    assert_eq!(items.last().unwrap(), "…");
+    assert_eq!(items[MAX_JSON_VALUES - 2], (MAX_JSON_VALUES - 2) as i64);
+    // Exactly what fits is written whole.
+    let whole = value_json(&prog, &players, &ints(MAX_JSON_VALUES as i64 - 1));
+    assert_eq!(whole.as_array().unwrap().len(), MAX_JSON_VALUES - 1);
+    assert!(!whole.to_string().contains('…'));
+    let map = Value::map((0..MAX_JSON_VALUES as i64).map(|i| (Value::Int(i), Value::Int(i))).collect());
+    let cut = value_json(&prog, &players, &map);
+    assert_eq!(cut.as_object().unwrap().get("…").unwrap(), "…");
+}
+
+/// The size limit of a file is exact: a file of the limit is read, one byte more is refused
+/// (by its metadata, and again while reading).
+#[test]
+fn a_file_of_exactly_the_limit_is_read() {
+    let s = Scratch::new("limit");
+    std::fs::write(s.path("ten.yaml"), "0123456789").unwrap();
+    assert_eq!(shinpan::check::read_data(std::path::Path::new(&s.path("ten.yaml")), 10).unwrap(), "0123456789");
+    let refused = shinpan::check::read_data(std::path::Path::new(&s.path("ten.yaml")), 9).unwrap_err();
+    assert!(refused.contains("larger than"), "{refused}");
 }
