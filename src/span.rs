@@ -9,10 +9,3 @@ pub struct Name {
     pub text: String,
     pub span: Span,
 }
-
-impl PartialEq for Name {
-    /// Spans are left out of equality so that re-parsed trees compare by structure.
-    fn eq(&self, other: &Self) -> bool {
-        self.text == other.text
-    }
-}

@@ -70,3 +70,13 @@ fn spec_diagnostics_point_into_the_file() {
         }
     });
 }
+
+/// A syntax error points at one character where the parser stopped.
+#[test]
+fn a_syntax_error_points_at_one_character() {
+    let text = "game tiny\nplayers 2..2\nrule r \"x\"\naction go: int 0..1\nflow { choose { go(n) by } }\n";
+    let d = shinpan::syntax::parse(text).unwrap_err();
+    let (span, _) = &d.labels[0];
+    assert_eq!(span.end, span.start + 1, "{span:?}");
+    assert_eq!(&text[span.clone()], "}");
+}

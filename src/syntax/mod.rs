@@ -61,6 +61,8 @@ const STATEMENT_WORDS: &[&str] = &[
     "winners",
     "flow",
     "otherwise",
+    "due",
+    "settle",
 ];
 /// Words that continue an expression after a closing `}` (a record literal, a block's head).
 const CONTINUING_WORDS: &[&str] =
@@ -119,6 +121,13 @@ fn check_nesting(text: &str) -> Result<(), Diag> {
                     }
                 }
                 ',' => {
+                    if let Some(level) = levels.last_mut() {
+                        level.words = 0;
+                    }
+                }
+                // An assignment (`=`, `+=`, `-=`; not `==`, `!=`, `<=`, `>=`) begins a new
+                // expression: `x = if a then b else c` on many lines is not nesting.
+                '=' if !text[..at].ends_with(['=', '!', '<', '>']) && !text[at + 1..].starts_with(['=', '>']) => {
                     if let Some(level) = levels.last_mut() {
                         level.words = 0;
                     }
