@@ -179,4 +179,9 @@ fn limits_on_size_and_nesting_are_errors() {
     assert!(e.contains("nest"), "{e}");
     let bomb = "a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\nf: &f [*e, *e, *e, *e, *e, *e, *e, *e, *e, *e]\ng: [*f, *f, *f, *f, *f, *f, *f, *f, *f, *f]\n";
     assert!(parse_value(bomb).unwrap_err().message.contains("values"));
+    // Aliases are counted one by one: the limit itself is fine, one more is not.
+    let aliases = |n: usize| format!("a: &a 1\nb: [{}]\n", vec!["*a"; n].join(", "));
+    assert!(parse_value(&aliases(shinpan::transcript::MAX_ALIASES)).is_ok());
+    let e = parse_value(&aliases(shinpan::transcript::MAX_ALIASES + 1)).unwrap_err().message;
+    assert!(e.contains("more than 10000 aliases"), "{e}");
 }
