@@ -473,7 +473,8 @@ fn core_float(s: &str) -> Option<f64> {
     };
     let mantissa_ok = match mantissa.split_once('.') {
         Some(("", frac)) => !frac.is_empty() && digits(frac),
-        Some((whole, frac)) => digits(whole) && digits(frac),
+        // `1.5`, `1.`: Rust's parse below refuses a whole or fraction that is not digits.
+        Some(_) => true,
         None => !mantissa.is_empty() && digits(mantissa),
     };
     let exponent_ok = exponent.is_none_or(|e| {

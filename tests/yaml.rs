@@ -50,6 +50,14 @@ fn table() -> Vec<(&'static str, Yaml)> {
         ("-1.5e-3", Yaml::Float(-0.0015)),
         ("1e", s("1e")),
         (".", s(".")),
+        ("1.x", s("1.x")),
+        ("x.5", s("x.5")),
+        ("1.5.5", s("1.5.5")),
+        ("1_0.5", s("1_0.5")),
+        ("inf.5", s("inf.5")),
+        ("+-1.5", s("+-1.5")),
+        ("nan", s("nan")),
+        ("infinity", s("infinity")),
         ("+.inf", Yaml::Float(f64::INFINITY)),
         ("-.Inf", Yaml::Float(f64::NEG_INFINITY)),
         ("12:30", s("12:30")),
@@ -163,6 +171,16 @@ fn reading_errors_speak_to_the_person_holding_the_file() {
 }
 
 #[test]
+fn a_key_given_twice_is_found_in_a_large_mapping() {
+    let keys: Vec<String> = (0..100).map(|i| format!("k{i}: {i}")).collect();
+    assert!(parse_value(&format!("{{{}}}", keys.join(", "))).is_ok());
+    let mut twice = keys.clone();
+    twice.push("k37: 0".into());
+    let e = parse_value(&format!("{{{}}}", twice.join(", "))).unwrap_err().message;
+    assert!(e.contains("the key `k37` is given twice"), "{e}");
+}
+
+#[test]
 fn a_huge_number_is_not_echoed_in_full() {
     let digits = "9".repeat(5000);
     let text = format!("rules: hangover\nplayers: [a, b, c]\nevents:\n  - {{by: a, {digits}: 1}}\n");
@@ -179,6 +197,17 @@ fn limits_on_size_and_nesting_are_errors() {
     assert!(e.contains("nest"), "{e}");
     let bomb = "a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\nf: &f [*e, *e, *e, *e, *e, *e, *e, *e, *e, *e]\ng: [*f, *f, *f, *f, *f, *f, *f, *f, *f, *f]\n";
     assert!(parse_value(bomb).unwrap_err().message.contains("values"));
+    // Values are counted exactly, an alias as often as the values it stands for: a list of
+    // 1,000 values aliased 1,998 times, and filler, make 2,000,000 values, then one more.
+    let values = |filler: usize| {
+        let anchored = vec!["x"; 999].join(", ");
+        let uses = vec!["*a"; 1998].join(", ");
+        let filler = vec!["y"; filler].join(", ");
+        format!("a: &a [{anchored}]\nb: [{uses}, {filler}]\n")
+    };
+    assert!(parse_value(&values(996)).is_ok());
+    let e = parse_value(&values(997)).unwrap_err().message;
+    assert!(e.contains("more than 2000000 values"), "{e}");
     // Aliases are counted one by one: the limit itself is fine, one more is not.
     let aliases = |n: usize| format!("a: &a 1\nb: [{}]\n", vec!["*a"; n].join(", "));
     assert!(parse_value(&aliases(shinpan::transcript::MAX_ALIASES)).is_ok());
