@@ -347,12 +347,11 @@ impl Decoder<'_> {
             (Shape::Int(lo, hi), Value::Int(i)) => {
                 let lo = self.bound(lo.as_ref())?;
                 let hi = self.bound(hi.as_ref())?;
-                if lo.is_some_and(|lo| *i < lo) || hi.is_some_and(|hi| *i > hi) {
-                    return Err(format!(
-                        "{i} is outside {}..{}",
-                        lo.map_or(String::new(), |l| l.to_string()),
-                        hi.map_or(String::new(), |h| h.to_string())
-                    ));
+                match (lo, hi) {
+                    (Some(lo), Some(hi)) if *i < lo || *i > hi => return Err(format!("{i} is outside {lo}..{hi}")),
+                    (Some(lo), None) if *i < lo => return Err(format!("{i} is less than {lo}")),
+                    (None, Some(hi)) if *i > hi => return Err(format!("{i} is more than {hi}")),
+                    _ => {}
                 }
             }
             (Shape::List(len, item, distinct), Value::List(items)) => {
