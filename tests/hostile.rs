@@ -267,3 +267,19 @@ fn a_file_of_exactly_the_limit_is_read() {
     let refused = shinpan::check::read_data(std::path::Path::new(&s.path("ten.yaml")), 9).unwrap_err();
     assert!(refused.contains("larger than"), "{refused}");
 }
+
+/// A list that holds itself twice, sixty times over, has 2^60 paths but only sixty parts:
+/// its depth is measured part by part, so it is kept at once (it is 60 deep, under the limit).
+#[test]
+fn a_value_sharing_its_parts_is_measured_part_by_part() {
+    let s = Scratch::new("shared");
+    let rules = "game shared\nplayers 2..2\nrule r \"unused\"\naction go: int 0..1\nvar kept = 0\n\
+                 scores zip_map(players, [kept, kept])\nwinners []\nflow {\n  let x = []\n  for i in range(1, 60) {\n    x = [x, x]\n  }\n\
+                 kept = 60\n  choose {\n    go(n) by players[0] {\n    }\n  }\n  finish\n}\n";
+    std::fs::write(s.path("shared.rules"), rules).unwrap();
+    std::fs::write(s.path("shared.yaml"), "rules: shared.rules\nplayers: [aki, ben]\nevents:\n  - {by: aki, go: 1}\n")
+        .unwrap();
+    let (_, verdicts) = check_json(&[&s.path("shared.yaml")]);
+    assert_eq!(verdicts[0]["verdict"], "legal", "{verdicts:?}");
+    assert_eq!(verdicts[0]["scores"]["aki"], 60, "{verdicts:?}");
+}
