@@ -8,15 +8,20 @@
 #   SHARD=0/4 scripts/mutants.sh             # a quarter of every mutant of the engine
 #   scripts/mutants.sh                       # the whole engine (hours on 2 cores)
 #   JOBS=2 scripts/mutants.sh ...            # two mutants at once (each in its own copy)
+#   RE='in core_float|in Decoder' scripts/mutants.sh   # only the mutants whose names match
+#   OUT=target/mutants-pool scripts/mutants.sh src/pool.rs   # results elsewhere (runs side by side)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v cargo-mutants >/dev/null || cargo install cargo-mutants --locked
 # insta must not write snapshots, and proptest must draw the same cases for every mutant.
 export CI=true INSTA_UPDATE=no PROPTEST_RNG_SEED=7
-args=(--timeout 120 --build-timeout 300 --jobs "${JOBS:-1}" --output target/mutants)
+args=(--timeout 120 --build-timeout 300 --jobs "${JOBS:-1}" --output "${OUT:-target/mutants}")
 for glob in "$@"; do
     args+=(--file "$glob")
 done
+if [ -n "${RE:-}" ]; then
+    args+=(--re "$RE")
+fi
 if [ -n "${SHARD:-}" ]; then
     args+=(--shard "$SHARD")
 fi
