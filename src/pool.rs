@@ -45,20 +45,21 @@ pub fn sources(prog: &Program, params: &[Value], given: &[bool], transcript_dir:
     Ok(out)
 }
 
+/// The text of a data file, and its name in messages: the path as the transcript or the rules
+/// wrote it (so that a message reads the same wherever the files are).
 fn read(prog: &Program, path: &str, from_transcript: bool, transcript_dir: &Path) -> Result<(String, String), String> {
-    let cannot = |at: &Path, e: String| format!("cannot read the card file `{}`: {e}", at.display());
+    let read_at = |at: &Path| {
+        crate::check::read_data(at, MAX_POOL_BYTES)
+            .map(|t| (path.to_string(), t))
+            .map_err(|e| format!("cannot read the card file `{path}`: {e}"))
+    };
     if from_transcript {
-        let at = transcript_dir.join(path);
-        return crate::check::read_data(&at, MAX_POOL_BYTES)
-            .map(|t| (at.display().to_string(), t))
-            .map_err(|e| cannot(&at, e));
+        return read_at(&transcript_dir.join(path));
     }
     if let Some(dir) = &prog.data_dir {
         let at = dir.join(path);
         if at.exists() || crate::specs::builtin_data(path).is_none() {
-            return crate::check::read_data(&at, MAX_POOL_BYTES)
-                .map(|t| (at.display().to_string(), t))
-                .map_err(|e| cannot(&at, e));
+            return read_at(&at);
         }
     }
     match crate::specs::builtin_data(path) {
