@@ -278,7 +278,7 @@ impl Machine<'_> {
                 .cloned()
                 .ok_or_else(|| self.spec_error(&x.span, format!("index {i} is outside a list of {}", l.len()))),
             (Value::Map(_), k) => Ok(base.get(k).cloned().unwrap_or(Value::Null)),
-            (Value::Null, _) => Err(self.spec_error(&x.span, "indexing null".into())),
+            (Value::Null, _) => Err(self.spec_error(&x.span, "this is null, which has no items to index".into())),
             _ => Err(self.spec_error(&x.span, format!("cannot index {} with {}", base.type_name(), key.type_name()))),
         }
     }
