@@ -52,6 +52,10 @@ fn differences(path: &Path, expected: &Json) -> Vec<String> {
 fn check_dir(dir: &Path) {
     let cases = expectations(dir);
     assert!(!cases.is_empty(), "{} lists no transcripts", dir.display());
+    // An expectation for a file that is not there would pass as "malformed" by itself.
+    for (path, _) in &cases {
+        assert!(path.is_file(), "{} is listed in expected.jsonl but does not exist", path.display());
+    }
     let diffs: Vec<String> = cases.iter().flat_map(|(p, e)| differences(p, e)).collect();
     assert!(diffs.is_empty(), "{}", diffs.join("\n"));
 }

@@ -1,0 +1,79 @@
+//! The caps of the built-in functions, each at its value, and just over it: a rules file
+//! that asks for more gets a diagnostic at the call, never a huge allocation.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "tests fail loudly")]
+
+use shinpan::check::{Checker, Verdict};
+
+/// The first player's score when it is `expr` (an int), or the rules' error message.
+fn value(expr: &str) -> Result<i64, String> {
+    static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let run = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("shinpan-builtins-{run}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let rules = format!(
+        "game caps\nplayers 2..2\nrule r \"unused\"\naction go: int 0..1\nscores zip_map(players, [{expr}, 0])\nwinners []\n\
+         flow {{\n  choose {{\n    go(n) by players[0] {{\n    }}\n  }}\n}}\n"
+    );
+    std::fs::write(dir.join("caps.rules"), rules).unwrap();
+    let report =
+        Checker::new(None).check_text("caps.yaml", "rules: caps.rules\nplayers: [a, b]\nevents: []\n".into(), &dir);
+    std::fs::remove_dir_all(&dir).unwrap();
+    if report.verdict == Verdict::Legal {
+        let (_, score) = &report.scores.unwrap()[0];
+        return Ok(score.as_i64().unwrap());
+    }
+    Err(report.spec_errors.first().map_or_else(|| format!("{:?}", report.errors), |d| d.message.clone()))
+}
+
+#[test]
+fn range_holds_up_to_100001_numbers() {
+    assert_eq!(value("len(range(0, 100000))"), Ok(100_001));
+    let e = value("len(range(0, 100001))").unwrap_err();
+    assert!(e.contains("a range of more than 100000 numbers"), "{e}");
+}
+
+#[test]
+fn repeat_builds_at_most_a_million_items() {
+    assert_eq!(value("len(repeat(range(1, 1000), 1000))"), Ok(1_000_000));
+    let e = value("len(repeat(range(1, 1000), 1001))").unwrap_err();
+    assert!(e.contains("more than 1000000 items"), "{e}");
+    // Chunks of any size up to the count's cap split what is there.
+    assert_eq!(value("len(chunks(range(1, 1000), 10000))"), Ok(1));
+    let e = value("len(chunks(range(1, 10), 10001))").unwrap_err();
+    assert!(e.contains("outside 1..10000"), "{e}");
+}
+
+#[test]
+fn combinations_of_at_most_20_items() {
+    assert_eq!(value("len(combinations(range(1, 20), 1))"), Ok(20));
+    let e = value("len(combinations(range(1, 21), 1))").unwrap_err();
+    assert!(e.contains("`combinations` of 1 from 21 items"), "{e}");
+    assert_eq!(value("len(combinations([1, 2], 2))"), Ok(1));
+    let e = value("len(combinations([1, 2], 3))").unwrap_err();
+    assert!(e.contains("`combinations` of 3 from 2 items"), "{e}");
+}
+
+#[test]
+fn permutations_of_at_most_8_items() {
+    assert_eq!(value("len(permutations(range(1, 8)))"), Ok(40_320));
+    let e = value("len(permutations(range(1, 9)))").unwrap_err();
+    assert!(e.contains("`permutations` of more than 8 items"), "{e}");
+}
+
+#[test]
+fn subsets_of_at_most_12_items() {
+    assert_eq!(value("len(subsets(range(1, 12)))"), Ok(4096));
+    let e = value("len(subsets(range(1, 13)))").unwrap_err();
+    assert!(e.contains("`subsets` of more than 12 items"), "{e}");
+}
+
+#[test]
+fn tally_and_ordered_enums_in_expressions() {
+    assert_eq!(value("tally([3, 1, 3, 3], x => x)[3] * 10 + len(tally([3, 1, 3, 3], x => x))"), Ok(32));
+    assert_eq!(
+        value(
+            "if matches(\"AB-12\", \"^[A-Z]+-[0-9]+$\") and not matches(\"ab-12\", \"^[A-Z]+-[0-9]+$\") then 1 else 0"
+        ),
+        Ok(1)
+    );
+}
