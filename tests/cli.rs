@@ -132,3 +132,19 @@ fn parallel_checking_keeps_the_order_and_the_verdicts() {
     assert_eq!(one, many);
     assert_eq!(one.0, 2);
 }
+
+/// `play` of a game whose cards come from a card file uses the built-in default file.
+#[test]
+fn play_uses_the_default_card_file() {
+    let (code, out, err) = shinpan(&["play", "--rules", "clock-tcg", "--players", "2", "--seed", "5"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("\"decks\""), "{out}");
+    let dir = std::env::temp_dir().join(format!("shinpan-play-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("game.yaml"), &out).unwrap();
+    let path = dir.join("game.yaml").display().to_string();
+    let (code, verdict, _) = shinpan(&["check", "--format", "json", &path]);
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(code, 0, "{verdict}");
+    assert!(verdict.contains("\"finished\":true"), "{verdict}");
+}

@@ -215,6 +215,12 @@ fn a_transcript_cannot_make_shinpan_read_any_file() {
     let (code, out, _) = run(bin().args(["check", "--format", "json", "--only-builtin-rules", &s.path("pool.yaml")]));
     assert_eq!(code, 2);
     assert!(out.contains("only the built-in card files may be used here"), "{out}");
+    // Other parameters stay open to transcripts there.
+    std::fs::write(s.path("variant.yaml"), "rules: clock-tcg\nplayers: [a, b]\nvariant: {deck_size: 20}\nevents: []\n")
+        .unwrap();
+    let (code, out, _) =
+        run(bin().args(["check", "--format", "json", "--only-builtin-rules", &s.path("variant.yaml")]));
+    assert_eq!(code, 0, "{out}");
 }
 
 #[test]

@@ -70,3 +70,17 @@ fn player_names_are_words() {
         assert_eq!(r.verdict, Verdict::Malformed, "{bad}");
     }
 }
+
+/// A transcript with many unreadable events reports the first 20 of them.
+#[test]
+fn at_most_twenty_reading_errors_are_reported() {
+    let dir = std::env::temp_dir().join(format!("shinpan-errors-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let events: String = (0..30).map(|i| format!("  - {{by: a, nothing: {i}}}\n")).collect();
+    let text = format!("rules: hangover\nplayers: [a, b, c]\nevents:\n{events}");
+    let report = Checker::new(None).check_text("many.yaml", text, &dir);
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(report.verdict, Verdict::Malformed);
+    assert_eq!(report.errors.len(), 20);
+    assert_eq!(report.errors[19].event, Some(19));
+}
