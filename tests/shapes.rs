@@ -84,3 +84,10 @@ fn at_most_twenty_reading_errors_are_reported() {
     assert_eq!(report.errors.len(), 20);
     assert_eq!(report.errors[19].event, Some(19));
 }
+
+#[test]
+fn a_nonempty_list_needs_an_item() {
+    assert_eq!(check("nonempty list int", "[aki, ben]", "[1]").verdict, Verdict::Legal);
+    let m = message(&check("nonempty list int", "[aki, ben]", "[]"));
+    assert!(m.contains("expected a non-empty list, found an empty one"), "{m}");
+}
