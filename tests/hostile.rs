@@ -261,6 +261,10 @@ fn a_value_too_large_to_write_is_cut_and_marked() {
     let map = Value::map((0..MAX_JSON_VALUES as i64).map(|i| (Value::Int(i), Value::Int(i))).collect());
     let cut = value_json(&prog, &players, &map);
     assert_eq!(cut.as_object().unwrap().get("…").unwrap(), "…");
+    let fits = Value::map((0..MAX_JSON_VALUES as i64 - 1).map(|i| (Value::Int(i), Value::Int(i))).collect());
+    let whole = value_json(&prog, &players, &fits);
+    assert_eq!(whole.as_object().unwrap().len(), MAX_JSON_VALUES - 1);
+    assert!(!whole.to_string().contains('…'));
 }
 
 /// The size limit of a file is exact: a file of the limit is read, one byte more is refused
