@@ -11,7 +11,7 @@ fn value(expr: &str) -> Result<i64, String> {
     let dir = std::env::temp_dir().join(format!("shinpan-builtins-{run}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let rules = format!(
-        "game caps\nplayers 2..2\nrule r \"unused\"\naction go: int 0..1\nscores zip_map(players, [{expr}, 0])\nwinners []\n\
+        "game caps\nplayers 2..2\nrule r \"unused\"\nenum Phase {{ early, late }}\naction go: int 0..1\nscores zip_map(players, [{expr}, 0])\nwinners []\n\
          flow {{\n  choose {{\n    go(n) by players[0] {{\n    }}\n  }}\n}}\n"
     );
     std::fs::write(dir.join("caps.rules"), rules).unwrap();
@@ -76,4 +76,13 @@ fn tally_and_ordered_enums_in_expressions() {
         ),
         Ok(1)
     );
+}
+
+#[test]
+fn enum_values_compare_in_declaration_order() {
+    let bits = "(if Phase.early < Phase.late then 1 else 0) * 1000 + (if Phase.late < Phase.late then 1 else 0) * 100 \
+                + (if Phase.late <= Phase.late then 1 else 0) * 10 + (if Phase.late > Phase.late then 1 else 0)";
+    assert_eq!(value(bits), Ok(1010));
+    let more = "(if Phase.late > Phase.early then 1 else 0) * 10 + (if Phase.early >= Phase.late then 1 else 0)";
+    assert_eq!(value(more), Ok(10));
 }
