@@ -182,9 +182,9 @@ impl<'p> Machine<'p> {
     }
 
     /// Runs the `due` steps: the first whose condition holds, then again from the first,
-    /// until none holds. Not inside a due step (its own waits), nor once the game is over.
+    /// until none holds (or the game is over). Not inside a due step: its own waits run none.
     fn settle(&mut self) -> Run<()> {
-        if self.settling || self.finished || self.prog.dues.is_empty() {
+        if self.settling || self.prog.dues.is_empty() {
             return Ok(());
         }
         self.settling = true;
