@@ -199,29 +199,26 @@ fn limits_on_size_and_nesting_are_errors() {
     assert!(parse_value(bomb).unwrap_err().message.contains("values"));
     // Values are counted exactly, an alias as often as the values it stands for: a list of
     // 1,000 values aliased 1,998 times, and filler, make 2,000,000 values, then one more.
-    let values = |filler: usize| {
-        let anchored = vec!["x"; 999].join(", ");
-        let uses = vec!["*a"; 1998].join(", ");
-        let filler = vec!["y"; filler].join(", ");
-        format!("a: &a [{anchored}]\nb: [{uses}, {filler}]\n")
-    };
-    assert!(parse_value(&values(996)).is_ok());
-    let e = parse_value(&values(997)).unwrap_err().message;
+    let list = format!("[{}]", vec!["x"; 999].join(", "));
+    assert!(parse_value(&aliased(&list, 1998, 996)).is_ok());
+    let e = parse_value(&aliased(&list, 1998, 997)).unwrap_err().message;
     assert!(e.contains("more than 2000000 values"), "{e}");
     // An aliased mapping counts itself, its keys and its values: {x: [999 values], y: 1} is
     // 1 + (1 + 1000) + (1 + 1) = 1004 values a use; 1990 uses and filler make 2,000,000.
-    let maps = |filler: usize| {
-        let list = vec!["v"; 999].join(", ");
-        let uses = vec!["*a"; 1990].join(", ");
-        let filler = vec!["y"; filler].join(", ");
-        format!("a: &a {{x: [{list}], y: 1}}\nb: [{uses}, {filler}]\n")
-    };
-    assert!(parse_value(&maps(1032)).is_ok());
-    let e = parse_value(&maps(1033)).unwrap_err().message;
+    let map = format!("{{x: {list}, y: 1}}");
+    assert!(parse_value(&aliased(&map, 1990, 1032)).is_ok());
+    let e = parse_value(&aliased(&map, 1990, 1033)).unwrap_err().message;
     assert!(e.contains("more than 2000000 values"), "{e}");
     // Aliases are counted one by one: the limit itself is fine, one more is not.
     let aliases = |n: usize| format!("a: &a 1\nb: [{}]\n", vec!["*a"; n].join(", "));
     assert!(parse_value(&aliases(shinpan::transcript::MAX_ALIASES)).is_ok());
     let e = parse_value(&aliases(shinpan::transcript::MAX_ALIASES + 1)).unwrap_err().message;
     assert!(e.contains("more than 10000 aliases"), "{e}");
+}
+
+/// A document that anchors `value` as `a`, then lists `uses` aliases of it and `filler` scalars.
+fn aliased(value: &str, uses: usize, filler: usize) -> String {
+    let uses = vec!["*a"; uses].join(", ");
+    let filler = vec!["y"; filler].join(", ");
+    format!("a: &a {value}\nb: [{uses}, {filler}]\n")
 }
