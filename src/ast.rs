@@ -8,6 +8,8 @@ pub struct Spec {
     pub extends: Option<Name>,
     pub game: Option<Name>,
     pub players: Option<(u32, u32, Span)>,
+    /// `players N, E, S, W`: the exact names and order of the players, if the game fixes them.
+    pub seats: Option<Vec<String>>,
     pub rules: Vec<RuleDecl>,
     pub params: Vec<ParamDecl>,
     pub enums: Vec<EnumDecl>,

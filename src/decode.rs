@@ -92,6 +92,9 @@ fn players(prog: &Program, y: Option<&Located>) -> Result<Rc<[String]>, String> 
     let Some(Yaml::Seq(items)) = y.map(|l| &l.value) else {
         return Err("`players` must be a list of names".into());
     };
+    if let Some(seats) = &prog.seats {
+        return exact_players(prog, seats, items);
+    }
     let (lo, hi) = prog.players;
     if !(lo as usize..=hi as usize).contains(&items.len()) {
         return Err(format!("`{}` is for {lo} to {hi} players, not {}", prog.name, items.len()));
@@ -111,6 +114,15 @@ fn players(prog: &Program, y: Option<&Located>) -> Result<Rc<[String]>, String> 
         names.push(name.clone());
     }
     Ok(names.into())
+}
+
+/// A game whose players are its own seats: the transcript lists exactly those names.
+fn exact_players(prog: &Program, seats: &[String], items: &[Yaml]) -> Result<Rc<[String]>, String> {
+    let same = items.len() == seats.len() && items.iter().zip(seats).all(|(y, s)| matches!(y, Yaml::Str(n) if n == s));
+    if same {
+        return Ok(seats.iter().cloned().collect());
+    }
+    Err(format!("`{}` is played by exactly [{}], in that order", prog.name, seats.join(", ")))
 }
 
 fn valid_name(name: &str) -> bool {

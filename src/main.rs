@@ -56,9 +56,10 @@ enum Command {
         /// A built-in rules name or a .rules path
         #[arg(long)]
         rules: String,
-        /// How many players (within the game's range)
+        /// How many players (within the game's range; needed only where the game allows more
+        /// than one count)
         #[arg(long)]
-        players: usize,
+        players: Option<usize>,
         /// Seed of the random choices: the same seed gives the same game
         #[arg(long, default_value_t = 0)]
         seed: u64,
@@ -412,14 +413,9 @@ fn list_rules() -> u8 {
     0
 }
 
-fn play(rules: &str, players: usize, seed: u64, max_events: usize) -> u8 {
+fn play(rules: &str, players: Option<usize>, seed: u64, max_events: usize) -> u8 {
     let mut checker = Checker::new(None);
     let program = match checker.program(rules, Path::new(".")) {
-        Ok(p) if !(p.players.0 as usize..=p.players.1 as usize).contains(&players) => {
-            let (lo, hi) = p.players;
-            eprintln!("shinpan: `{}` is for {lo} to {hi} players, not {players}", p.name);
-            return USAGE;
-        }
         Ok(p) => p,
         Err(shinpan::check::Lookup::Unknown(m)) => {
             eprintln!("shinpan: {m}");
@@ -428,6 +424,19 @@ fn play(rules: &str, players: usize, seed: u64, max_events: usize) -> u8 {
         Err(shinpan::check::Lookup::Broken(diags)) => {
             diags.iter().for_each(|d| eprint!("{}", diag::render_plain(d)));
             return 2;
+        }
+    };
+    let (lo, hi) = program.players;
+    let players = match players {
+        Some(n) if (lo as usize..=hi as usize).contains(&n) => n,
+        None if lo == hi => lo as usize,
+        Some(n) => {
+            eprintln!("shinpan: `{}` is for {lo} to {hi} players, not {n}", program.name);
+            return USAGE;
+        }
+        None => {
+            eprintln!("shinpan: `{}` is for {lo} to {hi} players: say how many with --players", program.name);
+            return USAGE;
         }
     };
     match shinpan::play::playout(&program, players, seed, max_events) {

@@ -72,18 +72,26 @@ pub fn legal_after(
 
 /// Default parameters for a game of these players.
 pub fn default_game(prog: &Program, players: usize) -> Result<decode::Game, Diag> {
-    let names: Vec<Yaml> = NAMES
-        .iter()
-        .cycle()
-        .take(players)
-        .enumerate()
-        .map(|(i, n)| Yaml::Str(if i < NAMES.len() { n.to_string() } else { format!("{n}{i}") }))
-        .collect();
+    let names: Vec<Yaml> = match &prog.seats {
+        Some(seats) => seats.iter().map(|s| Yaml::Str(s.clone())).collect(),
+        None => default_names(players),
+    };
     let players = crate::transcript::Located { value: Yaml::Seq(names), line: 0, span: 0..0 };
     let raw =
         crate::transcript::RawTranscript { players: Some(players), events: Some(Ok(vec![])), ..Default::default() };
     decode::decode(prog, &raw)
         .map_err(|e| Diag::new(crate::codes::MALFORMED, e.first().map_or(String::new(), |m| m.message.clone())))
+}
+
+/// aki, ben, chie, ...: names for a game that does not fix its players' names.
+fn default_names(players: usize) -> Vec<Yaml> {
+    NAMES
+        .iter()
+        .cycle()
+        .take(players)
+        .enumerate()
+        .map(|(i, n)| Yaml::Str(if i < NAMES.len() { n.to_string() } else { format!("{n}{i}") }))
+        .collect()
 }
 
 /// Checks already decoded events (no YAML), as the property tests do.

@@ -20,6 +20,8 @@ pub struct Program {
     pub name: String,
     pub source: SourceMap,
     pub players: (u32, u32),
+    /// `players N, E, S, W`: the names every transcript must list, in this order.
+    pub seats: Option<Vec<String>>,
     pub rules: Vec<RuleInfo>,
     pub params: Vec<Param>,
     pub enums: Vec<EnumInfo>,

@@ -122,6 +122,7 @@ impl Resolver {
             name: name?,
             source: source.clone(),
             players: players?,
+            seats: spec.seats.clone(),
             rules,
             params,
             enums,

@@ -94,7 +94,7 @@ fn lint_reports_spec_errors() {
         (code, out.trim()),
         (
             0,
-            "specs/clock-tcg.rules: ok\nspecs/curtain-call.rules: ok\nspecs/hangover.rules: ok\nspecs/torite-4to6.rules: ok"
+            "specs/bridge.rules: ok\nspecs/clock-tcg.rules: ok\nspecs/curtain-call.rules: ok\nspecs/hangover.rules: ok\nspecs/torite-4to6.rules: ok"
         )
     );
     let (code, out, _) = shinpan(&["lint", "fixtures/spec/unknown-name_1.rules"]);
@@ -147,4 +147,17 @@ fn play_uses_the_default_card_file() {
     std::fs::remove_dir_all(&dir).unwrap();
     assert_eq!(code, 0, "{verdict}");
     assert!(verdict.contains("\"finished\":true"), "{verdict}");
+}
+
+/// A game that fixes its players' names needs no `--players`, and `play` writes those names;
+/// a game that allows several counts asks for one.
+#[test]
+fn play_of_a_game_with_named_seats() {
+    let (code, out, err) = shinpan(&["play", "--rules", "bridge", "--seed", "2"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("players: [\"N\",\"E\",\"S\",\"W\"]"), "{out}");
+    let (code, _, err) = shinpan(&["play", "--rules", "bridge", "--players", "3"]);
+    assert_eq!((code, err.trim()), (64, "shinpan: `bridge` is for 4 to 4 players, not 3"));
+    let (code, _, err) = shinpan(&["play", "--rules", "hangover"]);
+    assert_eq!((code, err.trim()), (64, "shinpan: `hangover` is for 3 to 5 players: say how many with --players"));
 }

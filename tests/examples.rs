@@ -129,7 +129,7 @@ fn every_fixture_directory() {
     let names: Vec<String> = dirs.iter().map(|d| d.file_name().unwrap().to_string_lossy().into_owned()).collect();
     assert_eq!(
         names,
-        ["clock-tcg", "curtain-call", "demo", "hangover", "malformed", "runaway", "torite-4to6", "variants"]
+        ["bridge", "clock-tcg", "curtain-call", "demo", "hangover", "malformed", "runaway", "torite-4to6", "variants"]
     );
     for dir in dirs {
         check_dir(&dir);

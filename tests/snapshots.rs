@@ -12,17 +12,21 @@ fn relative(text: String) -> String {
 
 #[test]
 fn transcript_diagnostics() {
-    insta::glob!("../fixtures", "{hangover,curtain-call,torite-4to6,clock-tcg,malformed,runaway}/*.yaml", |path| {
-        let report = Checker::new(None).check_path(path);
-        let diags = shinpan::render::diagnostics(&report);
-        let rendered: String = diags.iter().map(render_plain).collect();
-        if report.verdict == shinpan::check::Verdict::Legal {
-            assert!(diags.is_empty(), "a legal fixture has diagnostics: {rendered}");
-            return;
+    insta::glob!(
+        "../fixtures",
+        "{bridge,hangover,curtain-call,torite-4to6,clock-tcg,malformed,runaway}/*.yaml",
+        |path| {
+            let report = Checker::new(None).check_path(path);
+            let diags = shinpan::render::diagnostics(&report);
+            let rendered: String = diags.iter().map(render_plain).collect();
+            if report.verdict == shinpan::check::Verdict::Legal {
+                assert!(diags.is_empty(), "a legal fixture has diagnostics: {rendered}");
+                return;
+            }
+            assert!(!diags.is_empty(), "{} has no diagnostic", path.display());
+            insta::assert_snapshot!(relative(rendered));
         }
-        assert!(!diags.is_empty(), "{} has no diagnostic", path.display());
-        insta::assert_snapshot!(relative(rendered));
-    });
+    );
 }
 
 #[test]

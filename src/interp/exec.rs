@@ -355,9 +355,9 @@ impl<'p> Machine<'p> {
     fn not_open_message(&self, event: &Event) -> String {
         let action = &self.prog.actions[event.action as usize].name;
         if self.finished {
-            format!("the game is over; {} cannot {action} any more", self.who(&event.actor))
+            format!("the game is over; {} cannot take `{action}` any more", self.who(&event.actor))
         } else {
-            format!("no one may {action} at this point of the game")
+            format!("no one may take `{action}` at this point of the game")
         }
     }
 

@@ -104,7 +104,7 @@ pub fn spec(p: P<'_>) -> R<Spec> {
 fn item_into(p: P<'_>, spec: &mut Spec) -> R<()> {
     let at = span(&p);
     let rule = p.as_rule();
-    let mut it = kids(p);
+    let mut it = kids(p).peekable();
     match rule {
         Rule::game_decl => spec.game = Some(name(next(&mut it, &at)?)),
         Rule::extends_decl => {
@@ -116,6 +116,20 @@ fn item_into(p: P<'_>, spec: &mut Spec) -> R<()> {
             };
             spec.extends = Some(Name { text, span: span(&target) });
         }
+        Rule::players_decl if it.peek().is_some_and(|k| k.as_rule() == Rule::seat_names) => {
+            let seats: Vec<String> = kids(next(&mut it, &at)?).map(|n| n.as_str().to_string()).collect();
+            if let Some(twice) = seats.iter().enumerate().find(|(i, s)| seats[..*i].contains(s)).map(|(_, s)| s) {
+                return Err(Diag::new(codes::DUPLICATE, format!("the player `{twice}` is named twice"))
+                    .label(at, "player names"));
+            }
+            let max = crate::program::MAX_PLAYERS as usize;
+            if seats.len() > max {
+                return Err(Diag::new(codes::LIMIT, format!("a game is for 1 to {max} players, not {}", seats.len()))
+                    .label(at, "player names"));
+            }
+            spec.players = Some((seats.len() as u32, seats.len() as u32, at));
+            spec.seats = Some(seats);
+        }
         Rule::players_decl => {
             let lo = int_value(&next(&mut it, &at)?)?;
             next(&mut it, &at)?; // dotdot
@@ -126,6 +140,7 @@ fn item_into(p: P<'_>, spec: &mut Spec) -> R<()> {
                     .label(at, "player count"));
             }
             spec.players = Some((lo as u32, hi as u32, at));
+            spec.seats = None;
         }
         Rule::rule_decl => {
             let id = name(next(&mut it, &at)?);
