@@ -86,7 +86,11 @@ fn copies_of_shared_data_equal_the_originals() {
         eprintln!("../shared is not here (a user's clone): nothing to compare");
         return;
     }
-    let pairs = [("rules/examples", "fixtures/examples")];
+    let pairs = [
+        ("rules/examples", "fixtures/examples"),
+        ("data/external", "data/external"),
+        ("data/bridge-transcripts", "data/bridge-transcripts"),
+    ];
     for (theirs, ours) in pairs {
         let (theirs, ours) = (shared.join(theirs), here.join(ours));
         assert_eq!(files_under(&theirs), files_under(&ours), "{} and {} differ", theirs.display(), ours.display());
