@@ -122,6 +122,9 @@ pub struct Report {
     pub scores: Option<Vec<(String, serde_json::Value)>>,
     pub winners: Vec<String>,
     pub program: Option<Rc<Program>>,
+    /// For a deal of a record file (PBN, LIN): its board and room, where the record gives them.
+    pub board: Option<String>,
+    pub room: Option<String>,
 }
 
 impl Report {
@@ -144,6 +147,8 @@ impl Report {
             scores: None,
             winners: vec![],
             program: None,
+            board: None,
+            room: None,
         }
     }
 }
@@ -188,6 +193,40 @@ impl Checker {
         };
         let base = path.parent().map(Path::to_path_buf).unwrap_or_default();
         self.check_text(&file, text, &base)
+    }
+
+    /// Every deal of a record file (`.pbn`, `.lin`), each checked as a transcript named
+    /// `PATH#N`; a deal that cannot be represented is malformed with its line and reason,
+    /// and the other deals are still checked.
+    pub fn check_record(&mut self, path: &Path) -> Vec<Report> {
+        let file = path.display().to_string();
+        let text = match std::fs::read(path) {
+            Ok(bytes) if bytes.len() as u64 > MAX_FILE_BYTES => {
+                return vec![Report::unreadable(&file, format!("the file is larger than {MAX_FILE_BYTES} bytes"))];
+            }
+            Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+            Err(e) => return vec![Report::unreadable(&file, io_words(&e))],
+        };
+        let deals = crate::import::read_deals(path, &text);
+        if deals.is_empty() {
+            return vec![Report::unreadable(&file, "the file holds no deal")];
+        }
+        let base = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        deals.into_iter().map(|deal| self.check_deal(&file, deal, &base)).collect()
+    }
+
+    fn check_deal(&mut self, file: &str, deal: crate::import::Deal, base: &Path) -> Report {
+        let label = format!("{file}#{}", deal.number);
+        let mut report = match &deal.transcript {
+            Ok(t) => self.check_text(&label, crate::import::transcript_text(t), base),
+            Err(why) => {
+                let message =
+                    format!("deal {} (line {} of {file}) cannot be represented: {why}", deal.number, deal.line);
+                Report::unreadable(&label, message)
+            }
+        };
+        (report.board, report.room) = (deal.board, deal.room);
+        report
     }
 
     pub fn check_text(&mut self, file: &str, text: String, base: &Path) -> Report {
@@ -402,5 +441,7 @@ fn report(
         scores: Some(scores),
         winners,
         program: Some(program.clone()),
+        board: None,
+        room: None,
     }
 }

@@ -16,6 +16,7 @@ pub mod codes;
 pub mod decode;
 pub mod diag;
 pub mod extend;
+pub mod import;
 pub mod interp;
 pub mod play;
 pub mod pool;

@@ -24,7 +24,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Check transcripts (files, or directories searched for *.yaml, *.yml, *.json)
+    /// Check transcripts (files, or directories searched for *.yaml, *.yml, *.json), and the
+    /// deals of bridge records (*.pbn, *.lin), each deal a transcript `PATH#N`
     Check {
         /// Output format; human on a terminal, json otherwise
         #[arg(long, value_enum)]
@@ -42,6 +43,15 @@ enum Command {
         /// Transcript files, or directories searched for them
         #[arg(required = true)]
         paths: Vec<PathBuf>,
+    },
+    /// Write each deal of record files (*.pbn, *.lin) as a transcript `OUT/<file>-<NNNN>.yaml`
+    Import {
+        /// Record files
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// The directory the transcripts are written to (made if missing)
+        #[arg(long)]
+        out: PathBuf,
     },
     /// Check rules files and print their diagnostics
     Lint {
@@ -114,6 +124,7 @@ fn run() -> u8 {
         }
         Command::Lint { paths } => lint(&paths),
         Command::Rules => list_rules(),
+        Command::Import { paths, out } => import(&paths, &out),
         Command::Play { rules, players, seed, max_events } => play(&rules, players, seed, max_events),
     }
 }
@@ -193,11 +204,15 @@ fn judge(
 ) -> (u8, String) {
     let file = input.path().display().to_string();
     let attempt = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        let report = match input {
-            Input::File(path) => checker.check_path(path),
-            Input::Unreadable(_, why) => Report::unreadable(&file, why.clone()),
+        let reports = match input {
+            Input::File(path) if shinpan::import::is_record(path) => checker.check_record(path),
+            Input::File(path) => vec![checker.check_path(path)],
+            Input::Unreadable(_, why) => vec![Report::unreadable(&file, why.clone())],
         };
-        render(&report)
+        // A record file holds many deals: one verdict each, in the file's order.
+        let rendered: Vec<(u8, String)> = reports.iter().map(render).collect();
+        let worst = rendered.iter().map(|(code, _)| *code).max().unwrap_or(0);
+        (worst, rendered.into_iter().map(|(_, text)| text).collect::<Vec<_>>().join("\n"))
     }));
     attempt.unwrap_or_else(|payload| {
         *checker = setup.checker();
@@ -297,7 +312,9 @@ fn human(r: &Report, color: bool) -> String {
 /// links lead to it) and sorted by path. A path that cannot be read keeps its place, with
 /// the reason, so that it gets a verdict rather than ending the run.
 fn transcript_inputs(paths: &[PathBuf]) -> Vec<Input> {
-    let is_transcript = |f: &Path| matches!(f.extension().and_then(|e| e.to_str()), Some("yaml" | "yml" | "json"));
+    let is_transcript = |f: &Path| {
+        matches!(f.extension().and_then(|e| e.to_str()), Some("yaml" | "yml" | "json")) || shinpan::import::is_record(f)
+    };
     let mut seen = std::collections::HashSet::new();
     let mut inputs = vec![];
     for p in paths {
@@ -393,6 +410,40 @@ fn lint(paths: &[PathBuf]) -> u8 {
                 }
             }
             Err(_) => worst = 2,
+        }
+    }
+    worst
+}
+
+/// Writes every deal that can be a transcript; a deal that cannot, or a file that cannot be
+/// read, is reported in its place (exit 2) and the rest are still written.
+fn import(paths: &[PathBuf], out: &Path) -> u8 {
+    if let Err(e) = std::fs::create_dir_all(out) {
+        eprintln!("shinpan: cannot make {}: {}", out.display(), shinpan::check::io_words(&e));
+        return WRITE_FAILED;
+    }
+    let mut worst = 0;
+    for path in paths {
+        let stem = path.file_stem().map_or("deal".into(), |s| s.to_string_lossy().into_owned());
+        let text = match std::fs::read(path) {
+            Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+            Err(e) => {
+                eprintln!("shinpan: {}: {}", path.display(), shinpan::check::io_words(&e));
+                worst = 2;
+                continue;
+            }
+        };
+        for deal in shinpan::import::read_deals(path, &text) {
+            let target = out.join(format!("{stem}-{:04}.yaml", deal.number));
+            let written = match &deal.transcript {
+                Ok(t) => std::fs::write(&target, shinpan::import::transcript_text(t))
+                    .map_err(|e| shinpan::check::io_words(&e)),
+                Err(why) => Err(format!("line {}: cannot be represented: {why}", deal.line)),
+            };
+            if let Err(why) = written {
+                eprintln!("shinpan: {}#{}: {why}", path.display(), deal.number);
+                worst = 2;
+            }
         }
     }
     worst

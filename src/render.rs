@@ -15,6 +15,11 @@ pub fn json_line(r: &Report) -> String {
     o.insert("file".into(), json!(r.file));
     o.insert("rules".into(), r.rules.as_ref().map_or(Json::Null, |s| json!(s)));
     o.insert("verdict".into(), json!(r.verdict.word()));
+    for (key, value) in [("board", &r.board), ("room", &r.room)] {
+        if let Some(v) = value {
+            o.insert(key.into(), json!(v));
+        }
+    }
     if r.verdict == Verdict::Malformed {
         let errors: Vec<Json> = r
             .errors
@@ -148,8 +153,15 @@ pub fn summary(r: &Report) -> String {
     } else {
         String::new()
     };
+    // A deal of a record file says where it sat: board and room, as the record names them.
+    let place: String =
+        [r.board.as_ref().map(|b| format!("board {b}")), r.room.as_ref().map(|room| format!("room {room}"))]
+            .into_iter()
+            .flatten()
+            .map(|p| format!(" {p},"))
+            .collect();
     format!(
-        "{}: {} ({}{scores}{winners})",
+        "{}:{place} {} ({}{scores}{winners})",
         r.file,
         r.verdict.word(),
         if r.finished { "finished" } else { "not finished" }

@@ -82,3 +82,46 @@ fn bbo_records_get_the_verdicts_they_imply() {
 fn ebl_records_get_the_verdicts_they_imply() {
     assert_eq!(check_source("ebl-pbn-veugen"), (1498, 82, 20));
 }
+
+/// The events of a transcript without their notes (which are free text).
+fn events_without_notes(t: &Json) -> Vec<Json> {
+    let mut events = t["events"].as_array().unwrap().clone();
+    for e in &mut events {
+        e.as_object_mut().unwrap().remove("note");
+    }
+    events
+}
+
+/// Reading a PBN file gives, deal by deal, the events the independent converter wrote.
+#[test]
+fn pbn_deals_are_the_converted_transcripts() {
+    let mut compared = 0;
+    for folder in ["pbntools-bbo", "ebl-pbn-veugen"] {
+        let rows = manifest(folder);
+        let mut by_source: std::collections::BTreeMap<String, Vec<&(PathBuf, Json)>> = Default::default();
+        for row in &rows {
+            by_source.entry(row.1["source"].as_str().unwrap().to_string()).or_default().push(row);
+        }
+        for (source, rows) in by_source {
+            let path = data().join("external").join(folder).join(&source);
+            let text = String::from_utf8_lossy(&std::fs::read(&path).unwrap()).into_owned();
+            let deals = shinpan::import::read_deals(&path, &text);
+            assert_eq!(deals.len(), rows.len(), "{source}: deals");
+            for (deal, (transcript, row)) in deals.iter().zip(rows) {
+                assert_eq!(deal.number, row["game"].as_u64().unwrap() as usize);
+                let ours = deal.transcript.as_ref().unwrap_or_else(|e| panic!("{source} #{}: {e}", deal.number));
+                let theirs: Json = serde_saphyr::from_str(&std::fs::read_to_string(transcript).unwrap()).unwrap();
+                assert_eq!(
+                    events_without_notes(ours),
+                    events_without_notes(&theirs),
+                    "{source} #{} ({})",
+                    deal.number,
+                    transcript.display()
+                );
+                assert_eq!(deal.board.as_deref(), row["board"].as_str(), "{source} #{}", deal.number);
+                compared += 1;
+            }
+        }
+    }
+    assert_eq!(compared, 3068);
+}

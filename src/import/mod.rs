@@ -1,0 +1,64 @@
+//! Readers of a game's own record formats, each deal of a record becoming an ordinary
+//! transcript. These are the one place outside `specs/` that knows a game: the formats are
+//! that game's (PBN and LIN are bridge's), and what they produce is checked like any other
+//! transcript, against the rules file.
+
+mod bridge;
+pub mod lin;
+pub mod pbn;
+
+use serde_json::Value as Json;
+
+/// One deal of a record file, as a transcript or as the reason it cannot be one.
+#[derive(Debug)]
+pub struct Deal {
+    /// The deal's position in its file, counting from 1.
+    pub number: usize,
+    /// The line of the file where the deal starts.
+    pub line: usize,
+    pub board: Option<String>,
+    pub room: Option<String>,
+    pub transcript: Result<Json, String>,
+}
+
+/// Whether a path is a record file these readers know, by its extension.
+pub fn is_record(path: &std::path::Path) -> bool {
+    record_kind(path).is_some()
+}
+
+/// The deals of a record file, by its extension (`.pbn`, `.lin`, in any case).
+pub fn read_deals(path: &std::path::Path, text: &str) -> Vec<Deal> {
+    match record_kind(path) {
+        Some(Kind::Lin) => lin::deals(text),
+        _ => pbn::deals(text),
+    }
+}
+
+enum Kind {
+    Pbn,
+    Lin,
+}
+
+fn record_kind(path: &std::path::Path) -> Option<Kind> {
+    let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+    match ext.as_str() {
+        "pbn" => Some(Kind::Pbn),
+        "lin" => Some(Kind::Lin),
+        _ => None,
+    }
+}
+
+/// A transcript as text, one event per line (so a diagnostic can point at the event).
+pub fn transcript_text(t: &Json) -> String {
+    let mut out = String::new();
+    for key in ["rules", "players", "meta"] {
+        if let Some(v) = t.get(key) {
+            out.push_str(&format!("{key}: {v}\n"));
+        }
+    }
+    out.push_str("events:\n");
+    for e in t["events"].as_array().into_iter().flatten() {
+        out.push_str(&format!("  - {e}\n"));
+    }
+    out
+}

@@ -1,0 +1,427 @@
+//! PBN (Portable Bridge Notation 1.0-2.1) records: each game of the file becomes a `bridge`
+//! transcript, following rules/bridge.md section 11 and rulings B18-B23.
+
+use std::collections::HashMap;
+
+use serde_json::{Value as Json, json};
+
+use super::Deal;
+use super::bridge::{self as b, AuctionEnd, SEATS};
+
+/// A piece of a PBN file: a tag, a word of a section, or a blank line between games.
+#[derive(Debug)]
+enum Token {
+    Tag { name: String, value: String, line: usize },
+    Word { text: String, line: usize },
+    Blank,
+    Bad { why: String, line: usize },
+}
+
+/// The deals of a PBN file, in order.
+pub fn deals(text: &str) -> Vec<Deal> {
+    let mut previous: HashMap<String, String> = HashMap::new();
+    let mut out = vec![];
+    for game in games(scan(text)) {
+        let Some(line) = game.iter().find_map(tag_line) else { continue };
+        let tags = inherited_tags(&game, &mut previous);
+        let number = out.len() + 1;
+        let transcript = Game { tokens: &game, tags: &tags }.transcript();
+        out.push(Deal { number, line, board: tags.get("Board").cloned(), room: tags.get("Room").cloned(), transcript });
+    }
+    out
+}
+
+fn tag_line(t: &Token) -> Option<usize> {
+    match t {
+        Token::Tag { line, .. } => Some(*line),
+        _ => None,
+    }
+}
+
+/// The tags of a game, a `#` value taking the previous game's value of the tag (PBN 4.8).
+fn inherited_tags(game: &[Token], previous: &mut HashMap<String, String>) -> HashMap<String, String> {
+    let mut tags = HashMap::new();
+    for t in game {
+        if let Token::Tag { name, value, .. } = t {
+            let value = match value.as_str() {
+                "#" | "##" => previous.get(name).cloned().unwrap_or_default(),
+                _ => value.clone(),
+            };
+            tags.entry(name.clone()).or_insert(value);
+        }
+    }
+    *previous = tags.clone();
+    tags
+}
+
+/// Tokens split into games at blank lines; stretches without a tag are not games.
+fn games(tokens: Vec<Token>) -> Vec<Vec<Token>> {
+    let mut out = vec![vec![]];
+    for t in tokens {
+        match t {
+            Token::Blank => out.push(vec![]),
+            t => {
+                if let Some(game) = out.last_mut() {
+                    game.push(t);
+                }
+            }
+        }
+    }
+    out.retain(|g| g.iter().any(|t| matches!(t, Token::Tag { .. })));
+    out
+}
+
+/// The tokens of a PBN text: `%` lines, `;` and `{ }` comments dropped.
+fn scan(text: &str) -> Vec<Token> {
+    let mut out = vec![];
+    let mut in_comment = false;
+    for (i, raw) in text.lines().enumerate() {
+        let line = i + 1;
+        let mut rest = raw.trim_end_matches('\r');
+        if in_comment {
+            match rest.find('}') {
+                Some(end) => rest = &rest[end + 1..],
+                None => continue,
+            }
+        } else if rest.starts_with('%') {
+            continue;
+        } else if rest.trim().is_empty() {
+            out.push(Token::Blank);
+            continue;
+        }
+        in_comment = scan_line(rest, line, &mut out);
+    }
+    out
+}
+
+/// Scans one line; whether it ends inside a `{` comment.
+fn scan_line(mut rest: &str, line: usize, out: &mut Vec<Token>) -> bool {
+    loop {
+        rest = rest.trim_start();
+        let Some(first) = rest.chars().next() else { return false };
+        match first {
+            ';' => return false,
+            '{' => match rest.find('}') {
+                Some(end) => rest = &rest[end + 1..],
+                None => return true,
+            },
+            '[' => match tag(rest, line) {
+                Ok((t, after)) => {
+                    out.push(t);
+                    rest = after;
+                }
+                Err(why) => {
+                    out.push(Token::Bad { why, line });
+                    return false;
+                }
+            },
+            _ => {
+                let end = rest.find(|c: char| c.is_whitespace() || "[{;".contains(c)).unwrap_or(rest.len());
+                out.push(Token::Word { text: rest[..end].to_string(), line });
+                rest = &rest[end..];
+            }
+        }
+    }
+}
+
+/// `[Name "value"]` at the start of `text`; the token and the text after it.
+fn tag(text: &str, line: usize) -> Result<(Token, &str), String> {
+    let inner = &text[1..];
+    let name_end = inner.find(|c: char| c.is_whitespace() || c == '"').unwrap_or(inner.len());
+    let name = inner[..name_end].to_string();
+    let after_name = inner[name_end..].trim_start();
+    let Some(quoted) = after_name.strip_prefix('"') else {
+        return Err(format!("the tag `[{name}` has no quoted value"));
+    };
+    let mut value = String::new();
+    let mut chars = quoted.char_indices();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '\\' => value.extend(chars.next().map(|(_, c)| c)),
+            '"' => {
+                let Some(after) = quoted[i + 1..].trim_start().strip_prefix(']') else {
+                    return Err(format!("the tag `[{name}` does not end with `]`"));
+                };
+                return Ok((Token::Tag { name, value, line }, after));
+            }
+            c => value.push(c),
+        }
+    }
+    Err(format!("the value of the tag `[{name}` is not closed"))
+}
+
+/// One game's tokens and its tags (after inheritance).
+struct Game<'a> {
+    tokens: &'a [Token],
+    tags: &'a HashMap<String, String>,
+}
+
+/// A call or card of a section with its annotations.
+struct Item {
+    text: String,
+    line: usize,
+    mark: Option<String>,
+    note: Option<String>,
+}
+
+impl Game<'_> {
+    fn tag(&self, name: &str) -> Option<&str> {
+        self.tags.get(name).map(String::as_str).filter(|v| !v.is_empty())
+    }
+
+    fn transcript(&self) -> Result<Json, String> {
+        if let Some(Token::Bad { why, line }) = self.tokens.iter().find(|t| matches!(t, Token::Bad { .. })) {
+            return Err(format!("line {line}: {why}"));
+        }
+        let hands = self.hands()?;
+        let dealer = self.tag("Dealer").and_then(b::seat).ok_or("the [Dealer] tag is missing or not a seat")?;
+        let mut events = vec![b::deal_event(&hands)?, json!({"by": "table", "dealer": SEATS[dealer]})];
+        if let Some(v) = self.tag("Vulnerable").and_then(vulnerability) {
+            events.push(json!({"by": "table", "vulnerable": v}));
+        }
+        self.auction_and_play(&mut events)?;
+        Ok(b::transcript(self.meta(), events))
+    }
+
+    fn meta(&self) -> Json {
+        let mut meta = serde_json::Map::new();
+        for (key, tag) in [("event", "Event"), ("site", "Site"), ("date", "Date"), ("board", "Board"), ("room", "Room")]
+        {
+            if let Some(v) = self.tag(tag) {
+                meta.insert(key.into(), json!(v));
+            }
+        }
+        let names: serde_json::Map<String, Json> = [("N", "North"), ("E", "East"), ("S", "South"), ("W", "West")]
+            .iter()
+            .filter_map(|(s, tag)| self.tag(tag).map(|n| (s.to_string(), json!(n))))
+            .collect();
+        meta.insert("names".into(), Json::Object(names));
+        Json::Object(meta)
+    }
+
+    /// `[Deal "N:hand hand hand hand"]`, hands clockwise from the seat given, each
+    /// `spades.hearts.diamonds.clubs`.
+    fn hands(&self) -> Result<[Vec<String>; 4], String> {
+        let deal = self.tag("Deal").ok_or("the [Deal] tag is missing")?;
+        let (first, hands) = deal.split_once(':').ok_or("the [Deal] tag does not start with a seat and `:`")?;
+        let first = b::seat(first).ok_or_else(|| format!("the [Deal] tag starts with `{first}`, not a seat"))?;
+        let hands: Vec<&str> = hands.split_whitespace().collect();
+        if hands.len() != 4 {
+            return Err(format!("the [Deal] tag gives {} hands, not 4", hands.len()));
+        }
+        let mut out: [Vec<String>; 4] = Default::default();
+        for (i, hand) in hands.iter().enumerate() {
+            out[(first + i) % 4] = hand_cards(hand)?;
+        }
+        Ok(out)
+    }
+
+    /// The items of a section (the words after its tag), with notes and marks attached.
+    fn section(&self, name: &str) -> Result<Vec<Item>, String> {
+        let notes = self.notes();
+        let mut items: Vec<Item> = vec![];
+        let mut mark = None;
+        let mut inside = false;
+        for t in self.tokens {
+            match t {
+                Token::Tag { name: n, .. } => inside = n == name,
+                Token::Word { text, line } if inside => {
+                    if let Some(n) = text.strip_prefix('=').and_then(|t| t.strip_suffix('=')) {
+                        if let (Some(last), Some(note)) = (items.last_mut(), notes.get(n)) {
+                            last.note = Some(note.clone());
+                        }
+                    } else if text.starts_with('$') {
+                        // A NAG (an annotation glyph): nothing a transcript keeps.
+                    } else if text == "^R" || text == "^L" || text == "^I" {
+                        mark = Some(text.clone());
+                    } else {
+                        let text = text.trim_end_matches(['!', '?']).to_string();
+                        items.push(Item { text, line: *line, mark: mark.take(), note: None });
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(items)
+    }
+
+    /// `[Note "1:text"]` tags, by number.
+    fn notes(&self) -> HashMap<String, String> {
+        self.tokens
+            .iter()
+            .filter_map(|t| match t {
+                Token::Tag { name, value, .. } if name == "Note" => {
+                    value.split_once(':').map(|(n, text)| (n.trim().to_string(), text.trim().to_string()))
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn auction_and_play(&self, events: &mut Vec<Json>) -> Result<(), String> {
+        let calls = self.calls(events)?;
+        let contract_tag = self.tag("Contract").and_then(b::contract_tag);
+        let (declarer_tag, swapped) = match self.tag("Declarer") {
+            Some(d) if d.starts_with('^') => (b::seat(&d[1..]), true),
+            Some(d) => (b::seat(d), false),
+            None => (None, false),
+        };
+        let (bid, declarer) = if calls.is_empty() {
+            // 5.5: no auction; the contract event stands for it.
+            let Some((bid, risk)) = contract_tag else { return Ok(()) };
+            let declarer = declarer_tag.map(|d| if swapped { b::partner(d) } else { d });
+            match (bid.as_str(), declarer) {
+                ("Pass", _) => {
+                    events.push(json!({"by": "table", "contract": "Pass"}));
+                    return Ok(());
+                }
+                (_, None) => return Ok(()),
+                (_, Some(d)) => events.push(json!({"by": "table", "contract": b::contract_json(&bid, d, risk)})),
+            }
+            (bid, declarer.unwrap_or(0))
+        } else {
+            let end = b::auction_end(&calls);
+            // The contract record from the tags (B23: even where they disagree).
+            let record = match (&contract_tag, declarer_tag) {
+                (Some((bid, _)), _) if bid == "Pass" => Some(json!("Pass")),
+                (Some((bid, risk)), Some(d)) if !swapped => Some(b::contract_json(bid, d, risk)),
+                _ => None,
+            };
+            if end != AuctionEnd::Incomplete
+                && let Some(r) = record
+            {
+                events.push(json!({"by": "table", "contract": r}));
+            }
+            match end {
+                AuctionEnd::Contract { bid, declarer, .. } => (bid, declarer),
+                _ => return Ok(()),
+            }
+        };
+        self.play(events, &bid, declarer)
+    }
+
+    /// The calls of the auction as events; the (seat, call) pairs.
+    fn calls(&self, events: &mut Vec<Json>) -> Result<Vec<(usize, String)>, String> {
+        let items = self.section("Auction")?;
+        let Some(first) = self.tag("Auction").and_then(b::seat) else {
+            return if items.is_empty() { Ok(vec![]) } else { Err("the [Auction] tag does not name a seat".into()) };
+        };
+        let mut calls: Vec<(usize, String)> = vec![];
+        let mut seat = first;
+        for item in items {
+            match item.text.as_str() {
+                "*" | "-" => break,
+                "+" => continue,
+                "^S" => {
+                    seat = (seat + 1) % 4;
+                    continue;
+                }
+                "AP" => {
+                    while b::auction_end(&calls) == AuctionEnd::Incomplete && calls.len() < 400 {
+                        events.push(json!({"by": SEATS[seat], "call": "Pass"}));
+                        calls.push((seat, "Pass".into()));
+                        seat = (seat + 1) % 4;
+                    }
+                    continue;
+                }
+                _ => {}
+            }
+            let call = b::call(&item.text)
+                .ok_or_else(|| format!("line {}: `{}` is not a call", item.line, crate::transcript::cut(&item.text)))?;
+            let note = item.note.or(item.mark.map(|m| format!("marked {m} in the record")));
+            events.push(b::event(SEATS[seat], "call", json!(call), note));
+            calls.push((seat, call));
+            seat = (seat + 1) % 4;
+        }
+        Ok(calls)
+    }
+
+    /// B18-B20: the play table replayed in playing order, then a claim or the result.
+    fn play(&self, events: &mut Vec<Json>, bid: &str, declarer: usize) -> Result<(), String> {
+        let items = self.section("Play")?;
+        let Some(first) = self.tag("Play").and_then(b::seat) else { return Ok(()) };
+        let mut cells: Vec<Option<Item>> = vec![];
+        for item in items {
+            match item.text.as_str() {
+                "*" => break,
+                "-" | "+" => cells.push(None),
+                _ => {
+                    b::card(&item.text).ok_or_else(|| {
+                        format!("line {}: `{}` is not a card", item.line, crate::transcript::cut(&item.text))
+                    })?;
+                    cells.push(Some(item));
+                }
+            }
+        }
+        let trump = b::trump(bid);
+        let mut leader = 0;
+        let mut played = 0;
+        for (t, row) in cells.chunks(4).enumerate() {
+            let start =
+                row.iter().position(|c| c.as_ref().is_some_and(|i| i.mark.as_deref() == Some("^L"))).unwrap_or(leader);
+            let mut trick = vec![];
+            for k in 0..4 {
+                let col = (start + k) % 4;
+                let Some(Some(item)) = row.get(col) else {
+                    // B19: an unknown card with recorded cards after it is a gap, not the end.
+                    let later = row_after(row, start, k).len()
+                        + cells.get((t + 1) * 4..).map_or(0, |r| r.iter().flatten().count());
+                    return self.stopped(events, declarer, played, later > 0);
+                };
+                let card = b::card(&item.text).unwrap_or_default();
+                let note = item.note.clone().or(item.mark.as_ref().map(|m| format!("marked {m} in the record")));
+                let seat = (first + col) % 4;
+                events.push(b::event(SEATS[seat], "play", json!(card), note));
+                trick.push((seat, card));
+                played += 1;
+            }
+            leader = (b::trick_winner(&trick, trump) + 4 - first) % 4;
+        }
+        self.stopped(events, declarer, played, false)
+    }
+
+    /// The play stopped after `played` cards: a claim and a result from `[Result]` where the
+    /// record allows one (B19, B20, B22).
+    fn stopped(&self, events: &mut Vec<Json>, declarer: usize, played: usize, gap: bool) -> Result<(), String> {
+        let result = self.tag("Result").and_then(|r| r.trim().parse::<i64>().ok());
+        let (Some(n), false) = (result, gap) else { return Ok(()) };
+        if played == 52 {
+            events.push(json!({"by": "table", "result": n}));
+        } else if played > 0 {
+            let note = format!("the record stops here; [Result \"{n}\"] read as a claim");
+            events.push(b::event(SEATS[declarer], "claim", json!(n), Some(note)));
+            events.push(json!({"by": "table", "result": n}));
+        }
+        Ok(())
+    }
+}
+
+/// The cells of a trick after position `k` in playing order from `start`.
+fn row_after(row: &[Option<Item>], start: usize, k: usize) -> Vec<&Item> {
+    (k + 1..4).filter_map(|j| row.get((start + j) % 4).and_then(Option::as_ref)).collect()
+}
+
+fn vulnerability(v: &str) -> Option<&'static str> {
+    match v.trim() {
+        "None" | "Love" | "-" => Some("None"),
+        "NS" => Some("NS"),
+        "EW" => Some("EW"),
+        "All" | "Both" => Some("All"),
+        _ => None,
+    }
+}
+
+/// `AKQ.T98.-.2`: spades, hearts, diamonds, clubs.
+fn hand_cards(hand: &str) -> Result<Vec<String>, String> {
+    let suits: Vec<&str> = hand.split('.').collect();
+    if suits.len() != 4 {
+        return Err(format!("the hand `{}` does not have four suits", crate::transcript::cut(hand)));
+    }
+    let mut cards = vec![];
+    for (suit, ranks) in "SHDC".chars().zip(suits) {
+        for r in ranks.chars().filter(|r| *r != '-') {
+            cards.push(b::card(&format!("{suit}{r}")).ok_or_else(|| format!("`{r}` is not a rank (in `{hand}`)"))?);
+        }
+    }
+    Ok(cards)
+}
