@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use serde_json::Value as Json;
-use shinpan::check::Checker;
+use shinpan::check::{Checker, Report};
 
 fn data() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("data")
@@ -124,4 +124,165 @@ fn pbn_deals_are_the_converted_transcripts() {
         }
     }
     assert_eq!(compared, 3068);
+}
+
+/// The events of one action, notes left out.
+fn actions(t: &Json, action: &str) -> Vec<Json> {
+    events_without_notes(t).into_iter().filter(|e| e.get(action).is_some()).collect()
+}
+
+/// Each of the 45 raw BBO LIN files gives the verdict, tricks, calls and cards of the PBN deal
+/// it stands for (the converted transcript whose `deal_id` names it).
+#[test]
+fn lin_deals_match_their_pbn_deals() {
+    let converted = data().join("bridge-transcripts/pbntools-bbo");
+    let mut by_deal_id = std::collections::HashMap::new();
+    for entry in std::fs::read_dir(&converted).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "yaml") {
+            let t: Json = serde_saphyr::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+            if let Some(id) = t["meta"]["deal_id"].as_str() {
+                by_deal_id.insert(id.to_string(), (path, t));
+            }
+        }
+    }
+    let raw = data().join("external/pbntools-bbo");
+    let mut lin_files: Vec<PathBuf> = std::fs::read_dir(raw.join("SKY_CLUB_2196_Pairs_SKY_CLUB_JACKPOT_2000"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .chain([raw.join("1047742261.lin")])
+        .collect();
+    lin_files.sort();
+    assert_eq!(lin_files.len(), 45);
+    let mut checker = Checker::new(None);
+    for lin in lin_files {
+        let name = lin.file_name().unwrap().to_string_lossy().into_owned();
+        let (pbn_path, pbn) = by_deal_id.get(&name).unwrap_or_else(|| panic!("no PBN deal for {name}"));
+        let text = std::fs::read_to_string(&lin).unwrap();
+        let deals = shinpan::import::read_deals(&lin, &text);
+        assert_eq!(deals.len(), 1, "{name}");
+        let ours = deals[0].transcript.as_ref().unwrap();
+        for action in ["call", "play", "claim", "result"] {
+            assert_eq!(actions(ours, action), actions(pbn, action), "{name}: `{action}` events");
+        }
+        let from_lin = checker.check_record(&lin).remove(0);
+        let from_lin: Json = serde_json::from_str(&shinpan::render::json_line(&from_lin)).unwrap();
+        let from_pbn = report(&mut checker, pbn_path);
+        for key in ["verdict", "finished", "scores", "winners"] {
+            assert_eq!(from_lin[key], from_pbn[key], "{name}: {key}");
+        }
+    }
+}
+
+/// Checking a PBN file directly gives each deal the verdict of its converted transcript.
+#[test]
+fn pbn_files_checked_directly_get_the_converted_verdicts() {
+    let mut checker = Checker::new(None);
+    let mut compared = 0;
+    for folder in ["pbntools-bbo", "ebl-pbn-veugen"] {
+        let rows = manifest(folder);
+        let mut sources: Vec<&str> = rows.iter().map(|(_, r)| r["source"].as_str().unwrap()).collect();
+        sources.dedup();
+        for source in sources {
+            let path = data().join("external").join(folder).join(source);
+            for (deal, (transcript, row)) in
+                checker.check_record(&path).iter().zip(rows.iter().filter(|(_, r)| r["source"] == source))
+            {
+                let direct: Json = serde_json::from_str(&shinpan::render::json_line(deal)).unwrap();
+                let converted = report(&mut checker, transcript);
+                assert_eq!(direct["file"], format!("{}#{}", path.display(), row["game"]));
+                assert_eq!(direct["board"], row["board"]);
+                for key in ["verdict", "violations", "finished", "scores", "winners"] {
+                    let (a, b) = (&direct[key], &converted[key]);
+                    let same = if key == "violations" {
+                        a[0]["rule"] == b[0]["rule"] && a[0]["event"] == b[0]["event"]
+                    } else {
+                        a == b
+                    };
+                    assert!(same, "{source} #{}: {key}: {a} against {b}", row["game"]);
+                }
+                compared += 1;
+            }
+        }
+    }
+    assert_eq!(compared, 3068);
+}
+
+fn records() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/records")
+}
+
+/// A messy record: a deal that cannot be represented is malformed with its line and reason,
+/// and the deals after it are still checked.
+#[test]
+fn a_deal_that_cannot_be_read_keeps_the_others() {
+    let mut checker = Checker::new(None);
+    let verdicts: Vec<Json> = checker
+        .check_record(&records().join("messy.pbn"))
+        .iter()
+        .map(|r| serde_json::from_str(&shinpan::render::json_line(r)).unwrap())
+        .collect();
+    let words: Vec<&str> = verdicts.iter().map(|v| v["verdict"].as_str().unwrap()).collect();
+    assert_eq!(words, ["legal", "malformed", "malformed", "legal"]);
+    let message = |i: usize| verdicts[i]["errors"][0]["message"].as_str().unwrap().to_string();
+    assert!(
+        message(1).contains("deal 2 (line 39 of")
+            && message(1).ends_with("`X` is not a rank (in `XXT7.QT6.AQ985.T87`)"),
+        "{}",
+        message(1)
+    );
+    assert!(message(2).ends_with("line 93: `Pas` is not a call"), "{}", message(2));
+    assert_eq!((verdicts[3]["board"].as_str(), verdicts[3]["room"].as_str()), (Some("2"), Some("Closed")));
+    let lin: Vec<Report> = checker.check_record(&records().join("two-deals.lin"));
+    let words: Vec<&str> = lin.iter().map(|r| r.verdict.word()).collect();
+    assert_eq!(words, ["legal", "malformed"]);
+    assert!(lin[1].errors[0].message.contains("`Z9` is not a card"), "{}", lin[1].errors[0].message);
+}
+
+/// Records cut, spliced and salted at random are read to verdicts, never a panic; a file
+/// with no deal at all is one malformed verdict.
+#[test]
+fn damaged_records_never_panic() {
+    let sources = [records().join("messy.pbn"), records().join("two-deals.lin")];
+    let mut seed = 0x5eed_u64;
+    let mut next = move |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n.max(1) as u64) as usize
+    };
+    for source in &sources {
+        let text = std::fs::read_to_string(source).unwrap();
+        for _ in 0..300 {
+            let mut damaged: Vec<char> = text.chars().collect();
+            for _ in 0..1 + next(8) {
+                let at = next(damaged.len());
+                match next(3) {
+                    0 => damaged.truncate(at),
+                    1 => damaged.insert(at, ['|', '"', '[', ']', '{', '-', '^', '\n', 'S', '7'][next(10)]),
+                    _ => {
+                        let from = next(damaged.len());
+                        let piece: Vec<char> = damaged.iter().skip(from).take(40).copied().collect();
+                        damaged.splice(at..at, piece);
+                    }
+                }
+            }
+            let damaged: String = damaged.into_iter().collect();
+            for deal in shinpan::import::read_deals(source, &damaged) {
+                if let Ok(t) = &deal.transcript {
+                    let _ =
+                        Checker::new(None).check_text("damaged", shinpan::import::transcript_text(t), Path::new("."));
+                }
+            }
+        }
+    }
+    let empty = std::env::temp_dir().join(format!("shinpan-empty-{}.pbn", std::process::id()));
+    std::fs::write(&empty, "% nothing here\n").unwrap();
+    let reports = Checker::new(None).check_record(&empty);
+    std::fs::remove_file(&empty).unwrap();
+    assert_eq!(reports.len(), 1);
+    assert_eq!(
+        (reports[0].verdict.word(), reports[0].errors[0].message.as_str()),
+        ("malformed", "the file holds no deal")
+    );
 }

@@ -1,8 +1,225 @@
 //! LIN (Bridge Base Online) records: `key|value|` pairs, each `md|` a new deal; rules/bridge.md
-//! section 12.
+//! section 12. A deal converts to the events of the PBN deal it stands for.
+
+use serde_json::{Value as Json, json};
 
 use super::Deal;
+use super::bridge::{self as b, AuctionEnd, SEATS};
 
-pub fn deals(_text: &str) -> Vec<Deal> {
-    vec![]
+/// One `key|value|` pair and the line it starts on.
+struct Pair {
+    key: String,
+    value: String,
+    line: usize,
+}
+
+fn pairs(text: &str) -> Vec<Pair> {
+    let mut out = vec![];
+    let mut parts = text.split('|');
+    let mut line = 1;
+    while let (Some(key), Some(value)) = (parts.next(), parts.next()) {
+        let key_line = line + key.matches('\n').count() - key.trim_start().matches('\n').count();
+        line += key.matches('\n').count() + value.matches('\n').count();
+        out.push(Pair { key: key.trim().to_ascii_lowercase(), value: value.to_string(), line: key_line });
+    }
+    out
+}
+
+/// The pairs of one deal: from its `md|` to the next; names and other keys given before the
+/// first `md|` belong to the first deal.
+struct Record<'a> {
+    pairs: Vec<&'a Pair>,
+    names: Option<&'a str>,
+}
+
+pub fn deals(text: &str) -> Vec<Deal> {
+    let all = pairs(text);
+    let mut records: Vec<Record> = vec![];
+    let mut before: Vec<&Pair> = vec![];
+    let mut names = None;
+    for p in &all {
+        match (p.key.as_str(), records.last_mut()) {
+            ("pn", _) => names = Some(p.value.as_str()),
+            ("md", _) => {
+                let mut pairs = std::mem::take(&mut before);
+                pairs.push(p);
+                records.push(Record { pairs, names });
+            }
+            (_, Some(r)) => r.pairs.push(p),
+            (_, None) => before.push(p),
+        }
+    }
+    records.iter().enumerate().map(|(i, r)| r.deal(i + 1)).collect()
+}
+
+impl Record<'_> {
+    fn value(&self, key: &str) -> Option<&str> {
+        self.pairs.iter().find(|p| p.key == key).map(|p| p.value.as_str())
+    }
+
+    fn deal(&self, number: usize) -> Deal {
+        let line = self.pairs.iter().find(|p| p.key == "md").map_or(1, |p| p.line);
+        let board = self.value("ah").map(|a| a.trim().trim_start_matches("Board").trim().to_string());
+        Deal { number, line, board, room: None, transcript: self.transcript() }
+    }
+
+    fn transcript(&self) -> Result<Json, String> {
+        let (dealer, hands) = hands(self.value("md").unwrap_or_default())?;
+        let mut events = vec![b::deal_event(&hands)?, json!({"by": "table", "dealer": SEATS[dealer]})];
+        if let Some(v) = self.value("sv").and_then(vulnerability) {
+            events.push(json!({"by": "table", "vulnerable": v}));
+        }
+        let calls = self.calls(dealer, &mut events)?;
+        if let AuctionEnd::Contract { bid, declarer, .. } = b::auction_end(&calls) {
+            self.play(&mut events, &bid, declarer)?;
+        }
+        Ok(b::transcript(self.meta(), events))
+    }
+
+    fn meta(&self) -> Json {
+        let mut meta = serde_json::Map::new();
+        if let Some(board) = self.value("ah") {
+            meta.insert("board".into(), json!(board.trim()));
+        }
+        // `pn|S,W,N,E|`: South, West, North, East.
+        if let Some(names) = self.names {
+            let order = ["S", "W", "N", "E"];
+            let names: serde_json::Map<String, Json> =
+                order.iter().zip(names.split(',')).map(|(s, n)| (s.to_string(), json!(n.trim()))).collect();
+            meta.insert("names".into(), Json::Object(names));
+        }
+        Json::Object(meta)
+    }
+
+    /// `mb|CALL|` in order from the dealer, `an|TEXT|` explaining the call before it.
+    fn calls(&self, dealer: usize, events: &mut Vec<Json>) -> Result<Vec<(usize, String)>, String> {
+        let mut calls: Vec<(usize, String)> = vec![];
+        for p in &self.pairs {
+            match p.key.as_str() {
+                "mb" => {
+                    let seat = (dealer + calls.len()) % 4;
+                    let call = lin_call(&p.value).ok_or_else(|| {
+                        format!("line {}: `{}` is not a call", p.line, crate::transcript::cut(&p.value))
+                    })?;
+                    events.push(b::event(SEATS[seat], "call", json!(call), None));
+                    calls.push((seat, call));
+                }
+                "an" if !calls.is_empty() => {
+                    if let Some(last) = events.last_mut() {
+                        last["note"] = json!(p.value.trim());
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(calls)
+    }
+
+    /// `pc|CARD|` in playing order, from declarer's left; `mc|N|` a claim.
+    fn play(&self, events: &mut Vec<Json>, bid: &str, declarer: usize) -> Result<(), String> {
+        let trump = b::trump(bid);
+        let mut seat = (declarer + 1) % 4;
+        let mut trick: Vec<(usize, String)> = vec![];
+        let mut won = [0i64; 2];
+        let mut played = 0;
+        for p in &self.pairs {
+            match p.key.as_str() {
+                "pc" => {
+                    let card = b::card(p.value.trim()).ok_or_else(|| {
+                        format!("line {}: `{}` is not a card", p.line, crate::transcript::cut(&p.value))
+                    })?;
+                    events.push(json!({"by": SEATS[seat], "play": card}));
+                    trick.push((seat, card));
+                    played += 1;
+                    seat = (seat + 1) % 4;
+                    if trick.len() == 4 {
+                        seat = b::trick_winner(&trick, trump);
+                        won[seat % 2] += 1;
+                        trick.clear();
+                    }
+                }
+                "mc" => {
+                    let n: i64 = p
+                        .value
+                        .trim()
+                        .parse()
+                        .map_err(|_| format!("line {}: `mc|{}|` is not a trick count", p.line, p.value))?;
+                    events.push(json!({"by": SEATS[declarer], "claim": n}));
+                    events.push(json!({"by": "table", "result": n}));
+                    return Ok(());
+                }
+                _ => {}
+            }
+        }
+        if played == 52 {
+            events.push(json!({"by": "table", "result": won[declarer % 2]}));
+        }
+        Ok(())
+    }
+}
+
+/// `md|3S25H79TD35AC357JA,S368...,...,|`: the dealer (1 South, 2 West, 3 North, 4 East), then
+/// the hands of South, West, North and East; a missing last hand holds the other 13 cards.
+fn hands(md: &str) -> Result<(usize, [Vec<String>; 4]), String> {
+    let md = md.trim();
+    let dealer = match md.chars().next() {
+        Some('1') => 2,
+        Some('2') => 3,
+        Some('3') => 0,
+        Some('4') => 1,
+        _ => return Err(format!("`md|{}|` does not start with a dealer 1 to 4", crate::transcript::cut(md))),
+    };
+    let mut out: [Vec<String>; 4] = Default::default();
+    let order = [2, 3, 0, 1];
+    let hands: Vec<&str> = md[1..].split(',').collect();
+    for (i, seat) in order.iter().enumerate() {
+        out[*seat] = hand(hands.get(i).copied().unwrap_or(""))?;
+    }
+    if out[1].is_empty() {
+        let held: Vec<&String> = out.iter().flatten().collect();
+        out[1] = deck().into_iter().filter(|c| !held.contains(&c)).collect();
+    }
+    Ok((dealer, out))
+}
+
+fn deck() -> Vec<String> {
+    "SHDC".chars().flat_map(|s| "AKQJT98765432".chars().map(move |r| format!("{s}{r}"))).collect()
+}
+
+/// `S25H79TD35AC357JA`: suit letters, each followed by its ranks.
+fn hand(text: &str) -> Result<Vec<String>, String> {
+    let mut suit = None;
+    let mut cards = vec![];
+    for c in text.trim().chars() {
+        match c.to_ascii_uppercase() {
+            s @ ('S' | 'H' | 'D' | 'C') => suit = Some(s),
+            r => {
+                let s = suit.ok_or_else(|| format!("the hand `{text}` gives a rank before a suit"))?;
+                cards.push(b::card(&format!("{s}{r}")).ok_or_else(|| format!("`{r}` is not a rank (in `{text}`)"))?);
+            }
+        }
+    }
+    Ok(cards)
+}
+
+/// `p`, `d`, `r`, `1c` to `7n`, in either case; a trailing `!` (an alert) is dropped.
+fn lin_call(text: &str) -> Option<String> {
+    let t = text.trim().trim_end_matches('!').to_ascii_uppercase();
+    match t.as_str() {
+        "P" => Some("Pass".into()),
+        "D" => Some("X".into()),
+        "R" => Some("XX".into()),
+        _ if b::is_bid(&t) => b::call(&t),
+        _ => None,
+    }
+}
+
+fn vulnerability(v: &str) -> Option<&'static str> {
+    match v.trim().to_ascii_lowercase().as_str() {
+        "o" | "0" => Some("None"),
+        "n" => Some("NS"),
+        "e" => Some("EW"),
+        "b" => Some("All"),
+        _ => None,
+    }
 }
