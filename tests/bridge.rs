@@ -286,3 +286,39 @@ fn damaged_records_never_panic() {
         ("malformed", "the file holds no deal")
     );
 }
+
+/// `bridge-duplicate` scores every legal, finished EBL deal exactly as its `[Score]` tag says.
+#[test]
+fn duplicate_scores_equal_the_records() {
+    let mut checker = Checker::new(Some("bridge-duplicate".into()));
+    let (mut scored, mut nonzero) = (0, 0);
+    for set in ["etc99pbn", "eyc00pbn"] {
+        let dir = data().join("external/ebl-pbn-veugen").join(set);
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+        files.retain(|p| p.extension().is_some_and(|e| e == "PBN"));
+        files.sort();
+        for path in files {
+            let text = String::from_utf8_lossy(&std::fs::read(&path).unwrap()).into_owned();
+            for deal in shinpan::import::read_deals(&path, &text) {
+                let t = deal.transcript.unwrap();
+                let Some(score) = t["meta"]["score"].as_str() else { continue };
+                let ns: i64 = score.strip_prefix("NS ").unwrap().parse().unwrap();
+                let label = format!("{}#{}", path.display(), deal.number);
+                let r = checker.check_text(&label, shinpan::import::transcript_text(&t), &dir);
+                if r.verdict.word() != "legal" || !r.finished {
+                    continue;
+                }
+                let got: Json = serde_json::from_str(&shinpan::render::json_line(&r)).unwrap();
+                assert_eq!(
+                    got["scores"],
+                    serde_json::json!({"N": ns, "E": -ns, "S": ns, "W": -ns}),
+                    "{label}: [Score \"{score}\"]"
+                );
+                scored += 1;
+                nonzero += usize::from(ns != 0);
+            }
+        }
+    }
+    // All 1,498 legal and finished deals; the 126 passed out score 0.
+    assert_eq!((scored, nonzero), (1498, 1498 - 126));
+}

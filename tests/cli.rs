@@ -94,7 +94,7 @@ fn lint_reports_spec_errors() {
         (code, out.trim()),
         (
             0,
-            "specs/bridge.rules: ok\nspecs/clock-tcg.rules: ok\nspecs/curtain-call.rules: ok\nspecs/hangover.rules: ok\nspecs/torite-4to6.rules: ok"
+            "specs/bridge-duplicate.rules: ok\nspecs/bridge.rules: ok\nspecs/clock-tcg.rules: ok\nspecs/curtain-call.rules: ok\nspecs/hangover.rules: ok\nspecs/torite-4to6.rules: ok"
         )
     );
     let (code, out, _) = shinpan(&["lint", "fixtures/spec/unknown-name_1.rules"]);

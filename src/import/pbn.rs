@@ -185,8 +185,15 @@ impl Game<'_> {
 
     fn meta(&self) -> Json {
         let mut meta = serde_json::Map::new();
-        for (key, tag) in [("event", "Event"), ("site", "Site"), ("date", "Date"), ("board", "Board"), ("room", "Room")]
-        {
+        let keys = [
+            ("event", "Event"),
+            ("site", "Site"),
+            ("date", "Date"),
+            ("board", "Board"),
+            ("room", "Room"),
+            ("score", "Score"),
+        ];
+        for (key, tag) in keys {
             if let Some(v) = self.tag(tag) {
                 meta.insert(key.into(), json!(v));
             }
