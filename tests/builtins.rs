@@ -11,7 +11,7 @@ fn value(expr: &str) -> Result<i64, String> {
     let dir = std::env::temp_dir().join(format!("shinpan-builtins-{run}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let rules = format!(
-        "game caps\nplayers 2..2\nrule r \"unused\"\nenum Phase {{ early, late }}\naction go: int 0..1\nscores zip_map(players, [{expr}, 0])\nwinners []\n\
+        "game caps\nplayers 2..2\nrule r \"unused\"\nenum Phase {{ early, late }}\nenum Side {{ left, right }}\naction go: int 0..1\nscores zip_map(players, [{expr}, 0])\nwinners []\n\
          flow {{\n  choose {{\n    go(n) by players[0] {{\n    }}\n  }}\n}}\n"
     );
     std::fs::write(dir.join("caps.rules"), rules).unwrap();
@@ -85,4 +85,23 @@ fn enum_values_compare_in_declaration_order() {
     assert_eq!(value(bits), Ok(1010));
     let more = "(if Phase.late > Phase.early then 1 else 0) * 10 + (if Phase.early >= Phase.late then 1 else 0)";
     assert_eq!(value(more), Ok(10));
+}
+
+/// Enums of two kinds have no order: where the checker cannot see the kinds (items of a mixed
+/// list), comparing them is an error when it runs, never an answer.
+#[test]
+fn enums_of_different_kinds_do_not_compare() {
+    assert_eq!(value("if [Phase.early, Side.left][0] < Phase.late then 1 else 0"), Ok(1));
+    let e = value("if [Phase.early, Side.left][1] < Phase.late then 1 else 0").unwrap_err();
+    assert!(e.contains("cannot apply this operator"), "{e}");
+}
+
+/// `matches` pays fuel for the text and the pattern it reads, added: three hundred matches of
+/// a thousand characters against a thousand-character pattern stay well within one event's
+/// 2,000,000 steps.
+#[test]
+fn matches_pays_for_what_it_reads() {
+    let text = "a".repeat(1000);
+    let expr = format!("len([n for n in range(1, 300) where matches(\"{text}\", \"{text}\")])");
+    assert_eq!(value(&expr), Ok(300));
 }
