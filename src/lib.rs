@@ -6,6 +6,9 @@
 //! 3. `transcript` and `decode`: a YAML transcript to events shaped by the program;
 //! 4. `interp`: runs the program's flow, consuming events, and finds the first violation;
 //! 5. `check` and `render`: verdicts, JSON Lines and miette diagnostics.
+//!
+//! Beside the pipeline, `import` reads a game's own record formats (PBN, LIN) into ordinary
+//! transcripts, which then go through it like any other.
 
 #![allow(clippy::result_large_err, reason = "diagnostics are built once, on the error path")]
 

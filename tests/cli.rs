@@ -161,3 +161,25 @@ fn play_of_a_game_with_named_seats() {
     let (code, _, err) = shinpan(&["play", "--rules", "hangover"]);
     assert_eq!((code, err.trim()), (64, "shinpan: `hangover` is for 3 to 5 players: say how many with --players"));
 }
+
+/// A judge checks a match file as it comes and reads which board, which trick and which card
+/// broke which rule; `import` writes each deal as a transcript that checks the same.
+#[test]
+fn a_pbn_match_file_is_checked_deal_by_deal() {
+    let file = "data/external/ebl-pbn-veugen/etc99pbn/A1A10505.PBN";
+    let (code, out, _) = shinpan(&["check", "--format", "human", file]);
+    assert_eq!(code, 1);
+    assert!(out.contains("N played CK to trick 11 but holds SJ, S8 of the led"), "{out}");
+    assert!(out.contains(&format!("{file}#10: board 5, room Closed, illegal")), "{out}");
+    assert_eq!(out.matches(": board ").count(), 40, "{out}");
+    let dir = std::env::temp_dir().join(format!("shinpan-import-{}", std::process::id()));
+    let (code, _, err) = shinpan(&["import", file, "--out", dir.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let deal = dir.join("A1A10505-0010.yaml");
+    let (code, json, _) = shinpan(&["check", "--format", "json", deal.to_str().unwrap()]);
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(code, 1);
+    assert!(json.contains(r#""rule":"must-follow","event":52"#), "{json}");
+    let (code, _, err) = shinpan(&["import", "fixtures/records/messy.pbn", "--out", "/dev/null/x"]);
+    assert_eq!(code, 74, "{err}");
+}
