@@ -45,6 +45,16 @@ struct Checker<'p> {
     errors: Vec<Diag>,
 }
 
+/// Whether values of these types can be equal; unknown types, lists and maps are let through
+/// (the interpreter refuses what is left when it runs).
+fn comparable(l: &T, r: &T) -> bool {
+    match (l, r) {
+        (T::Unknown | T::List(_) | T::Map(..), _) | (_, T::Unknown | T::List(_) | T::Map(..)) => true,
+        (T::Card(a), T::Card(b)) | (T::Enum(a), T::Enum(b)) => a == b,
+        _ => std::mem::discriminant(l) == std::mem::discriminant(r),
+    }
+}
+
 pub fn check(prog: &Program) -> Vec<Diag> {
     let mut c = Checker { prog, globals: vec![], locals: vec![], errors: vec![] };
     c.globals = prog
@@ -350,12 +360,30 @@ impl Checker<'_> {
                 self.expr(b);
                 T::Str
             }
-            BinOp::Eq | BinOp::Ne | BinOp::In | BinOp::NotIn => {
+            BinOp::Eq | BinOp::Ne => {
+                let (l, r) = (self.expr(a), self.expr(b));
+                if !comparable(&l, &r) {
+                    let (l, r) = (self.kind_words(&l), self.kind_words(&r));
+                    self.mismatch(b, format!("{l} is never equal to {r}: compare values of one kind"));
+                }
+                T::Bool
+            }
+            BinOp::In | BinOp::NotIn => {
                 self.expr(a);
                 self.expr(b);
                 T::Bool
             }
         }
+    }
+
+    /// A type in the words of the rules file: `a Card`, `a Strain`, `a string`.
+    fn kind_words(&self, t: &T) -> String {
+        let name = match t {
+            T::Card(k) => self.prog.kinds.get(*k as usize).map(|k| k.name.as_str()),
+            T::Enum(e) => self.prog.enums.get(*e as usize).map(|e| e.name.as_str()),
+            _ => None,
+        };
+        name.map_or_else(|| t.words().to_string(), |n| format!("a {n}"))
     }
 
     fn index(&mut self, a: &X, i: &X) -> T {

@@ -105,3 +105,16 @@ fn matches_pays_for_what_it_reads() {
     let expr = format!("len([n for n in range(1, 300) where matches(\"{text}\", \"{text}\")])");
     assert_eq!(value(&expr), Ok(300));
 }
+
+/// Values of different kinds are never equal: where the checker cannot see the kinds, asking
+/// is an error when it runs (never a silent `false`); null compares with anything.
+#[test]
+fn equality_of_different_kinds_is_an_error() {
+    assert_eq!(value("if [1, \"1\"][0] == [2, \"1\"][0] then 1 else 0"), Ok(0));
+    let e = value("if [1, \"1\"][0] == [1, \"1\"][1] then 1 else 0").unwrap_err();
+    assert_eq!(e, "cannot compare an int with a str: they are never equal");
+    let e = value("if [Phase.early, Side.left][0] != [Phase.early, Side.left][1] then 1 else 0").unwrap_err();
+    assert_eq!(e, "cannot compare a Phase with a Side: they are never equal");
+    assert_eq!(value("if [1, null][1] == [1, null][0] then 1 else 0"), Ok(0));
+    assert_eq!(value("if [players[0], table][0] != [players[0], table][1] then 1 else 0"), Ok(1));
+}

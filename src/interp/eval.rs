@@ -182,6 +182,14 @@ impl Machine<'_> {
         let l = self.eval(a, frame)?;
         let r = self.eval(b, frame)?;
         if matches!(op, BinOp::Eq | BinOp::Ne) {
+            if !self.comparable(&l, &r) {
+                let message = format!(
+                    "cannot compare {} with {}: they are never equal",
+                    self.kind_words(&l),
+                    self.kind_words(&r)
+                );
+                return Err(self.spec_error(&x.span, message));
+            }
             let cap = usize::try_from(self.fuel).unwrap_or(usize::MAX);
             self.burn_n(l.weight(cap).min(r.weight(cap)), &x.span)?;
         }
@@ -214,6 +222,37 @@ impl Machine<'_> {
             }
             _ => Err(self
                 .spec_error(&x.span, format!("cannot apply this operator to {} and {}", l.type_name(), r.type_name()))),
+        }
+    }
+
+    /// Whether `==` between these values can be true: values of different kinds never are,
+    /// and asking is a mistake in the rules (`declarer == "N"`, a suit against a strain),
+    /// which must not pass as a silent `false`. Anything may be compared with null.
+    fn comparable(&self, l: &Value, r: &Value) -> bool {
+        match (l, r) {
+            (Value::Null, _) | (_, Value::Null) => true,
+            (Value::Player(_) | Value::Table, Value::Player(_) | Value::Table) => true,
+            (Value::Card(a), Value::Card(b)) => self.card_kind(*a) == self.card_kind(*b),
+            (Value::Enum(a, _), Value::Enum(b, _)) => a == b,
+            _ => std::mem::discriminant(l) == std::mem::discriminant(r),
+        }
+    }
+
+    fn card_kind(&self, card: u32) -> Option<u16> {
+        self.prog.cards.get(card as usize).map(|c| c.kind)
+    }
+
+    /// A value's kind in the words of the rules file: `a Card`, `a Strain`, `a str`.
+    fn kind_words(&self, v: &Value) -> String {
+        let name = match v {
+            Value::Card(c) => self.card_kind(*c).and_then(|k| self.prog.kinds.get(k as usize)).map(|k| k.name.as_str()),
+            Value::Enum(e, _) => self.prog.enums.get(*e as usize).map(|e| e.name.as_str()),
+            _ => None,
+        };
+        match name {
+            Some(name) => format!("a {name}"),
+            None if matches!(v, Value::Int(_)) => "an int".into(),
+            None => format!("a {}", v.type_name()),
         }
     }
 
