@@ -125,6 +125,15 @@ fn exact_players(prog: &Program, seats: &[String], items: &[Yaml]) -> Result<Rc<
     Err(format!("`{}` is played by exactly [{}], in that order", prog.name, seats.join(", ")))
 }
 
+/// `a`, `a or b`, `a, b or c`.
+fn or_list(items: &[String]) -> String {
+    match items.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
+    }
+}
+
 fn valid_name(name: &str) -> bool {
     let mut chars = name.chars();
     chars.next().is_some_and(|c| c.is_ascii_alphabetic())
@@ -282,22 +291,27 @@ impl Decoder<'_> {
 
     /// The first alternative that fits; when none does, the error of the one whose outer
     /// form (list, mapping, scalar) matches, since that is what the writer meant.
+    /// The first alternative the value fits. Otherwise the error names what was meant: the one
+    /// alternative of the value's form (a string, a list, ...) with its own reason, or every
+    /// alternative of that form (or of any form), so that none is left out of the message.
     fn union(&self, alts: &[Shape], y: &Yaml, key: bool) -> Result<Value, String> {
-        let mut meant = None;
+        let mut meant: Vec<(&Shape, String)> = vec![];
         for a in alts {
             match self.value(a, y, key) {
                 Ok(v) => return Ok(v),
-                Err(e) if same_form(a, y) => meant = meant.or(Some(e)),
+                Err(e) if same_form(a, y) => meant.push((a, e)),
                 Err(_) => {}
             }
         }
-        Err(meant.unwrap_or_else(|| {
-            format!(
-                "expected {}, found {}",
-                alts.iter().map(|a| self.describe(a)).collect::<Vec<_>>().join(" or "),
-                yaml_words(y)
-            )
-        }))
+        if meant.len() == 1 {
+            return Err(meant.remove(0).1);
+        }
+        let listed: Vec<String> = if meant.is_empty() {
+            alts.iter().map(|a| self.describe(a)).collect()
+        } else {
+            meant.iter().map(|(a, _)| self.describe(a)).collect()
+        };
+        Err(format!("expected {}, found {}", or_list(&listed), yaml_words(y)))
     }
 
     fn map(&self, k: &Shape, v: &Shape, total: bool, entries: &[(Yaml, Yaml)]) -> Result<Value, String> {
