@@ -118,3 +118,15 @@ fn equality_of_different_kinds_is_an_error() {
     assert_eq!(value("if [1, null][1] == [1, null][0] then 1 else 0"), Ok(0));
     assert_eq!(value("if [players[0], table][0] != [players[0], table][1] then 1 else 0"), Ok(1));
 }
+
+/// A value is shown in at most 10,000 characters, then `…`: exactly at the cap nothing is cut.
+#[test]
+fn shown_values_stop_just_past_ten_thousand_characters() {
+    let shown = |first: usize| value(&format!("len(str([\"{}\", \"b\"]))", "a".repeat(first)));
+    // `[` and the first item reach 10,000 exactly: the rest is still written.
+    assert_eq!(shown(9_999), Ok(10_003));
+    // `[`, the first item and `, ` reach 10,000 exactly: the next item is still written.
+    assert_eq!(shown(9_997), Ok(10_002));
+    // Past the cap the list stops with `…` after the item that passed it.
+    assert_eq!(shown(10_000), Ok(10_001 + 1));
+}

@@ -182,3 +182,38 @@ fn a_nonempty_map_may_not_be_empty() {
     let report = check("  - {by: aki, draw: null}\n  - {by: table, drawn: {aki: 1}}\n");
     assert_eq!(first_violation(&report), ("drawn".into(), 1));
 }
+
+/// A rules file with this `players` line (and, if given, this action shape).
+fn compiles(players: &str, action: &str) -> Result<(), String> {
+    let text = format!(
+        "game counts\n{players}\naction go: {action}\nscores {{}}\nwinners []\nflow {{\n  choose {{\n    go(n) by players[0] {{\n    }}\n  }}\n}}\n"
+    );
+    shinpan::compile("counts.rules", &text).map(|_| ()).map_err(|d| d[0].message.clone())
+}
+
+/// Player counts from 1 to 255, the lower bound at most the upper; named players likewise.
+#[test]
+fn player_counts_at_their_limits() {
+    for ok in ["players 1..1", "players 2..2", "players 1..255", "players N, E, S, W", "players solo"] {
+        assert_eq!(compiles(ok, "int 0..1"), Ok(()), "{ok}");
+    }
+    for (bad, why) in [
+        ("players 0..2", "a game is for 1 to 255 players, not 0 to 2"),
+        ("players 3..2", "a game is for 1 to 255 players, not 3 to 2"),
+        ("players 1..256", "a game is for 1 to 255 players, not 1 to 256"),
+        ("players N, E, N", "the player `N` is named twice"),
+    ] {
+        assert_eq!(compiles(bad, "int 0..1"), Err(why.to_string()), "{bad}");
+    }
+    let many: Vec<String> = (0..256).map(|i| format!("p{i}")).collect();
+    let e = compiles(&format!("players {}", many.join(", ")), "int 0..1").unwrap_err();
+    assert_eq!(e, "a game is for 1 to 255 players, not 256");
+    assert_eq!(compiles(&format!("players {}", many[..255].join(", ")), "int 0..1"), Ok(()));
+}
+
+/// A shape in brackets groups a union inside a list or a map.
+#[test]
+fn shapes_group_in_brackets() {
+    assert_eq!(compiles("players 2..2", "list (int 0..3 | null)"), Ok(()));
+    assert_eq!(compiles("players 2..2", "map player -> (bool | str)"), Ok(()));
+}
