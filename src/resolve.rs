@@ -36,6 +36,8 @@ struct Place {
 
 struct Resolver {
     globals: HashMap<String, Global>,
+    /// Where each global was declared, for the first place of a duplicate.
+    declared_at: HashMap<String, Span>,
     rules: HashMap<String, u16>,
     actions: HashMap<String, u16>,
     scopes: Vec<HashMap<String, Slot>>,
@@ -51,6 +53,7 @@ struct Resolver {
 pub fn resolve(spec: &ast::Spec, source: &SourceMap) -> Result<Program, Vec<Diag>> {
     let mut r = Resolver {
         globals: HashMap::new(),
+        declared_at: HashMap::new(),
         rules: HashMap::new(),
         actions: HashMap::new(),
         scopes: vec![],
@@ -181,21 +184,35 @@ impl Resolver {
         }
     }
 
+    /// A name declared twice, with both places where the first is in the file.
+    fn twice(&mut self, what: String, again: Span, first: Option<Span>) {
+        let mut d =
+            Diag::new(codes::DUPLICATE, format!("{what} is declared twice")).label(again, "declared again here");
+        if let Some(first) = first {
+            d = d.label(first, "first declared here");
+        }
+        self.errors.push(d);
+    }
+
     fn declare(&mut self, n: &Name, g: Global) {
-        if self.globals.contains_key(&n.text)
-            || n.text == "players"
-            || n.text == "events_taken"
-            || builtins::lookup(&n.text).is_some()
-        {
-            self.error(
-                codes::DUPLICATE,
-                format!("`{}` is declared twice", n.text),
-                n.span.clone(),
-                "declared again here",
-            );
+        if let Some(first) = self.declared_at.get(&n.text).cloned() {
+            self.twice(format!("`{}`", n.text), n.span.clone(), Some(first));
             return;
         }
+        let given = if builtins::lookup(&n.text).is_some() {
+            Some("a built-in function")
+        } else if n.text == "players" || n.text == "events_taken" {
+            Some("a name the language gives every game")
+        } else {
+            None
+        };
+        if let Some(what) = given {
+            let message = format!("`{}` is {what}; a declaration cannot take its name", n.text);
+            self.error(codes::DUPLICATE, message, n.span.clone(), "choose another name here");
+        }
+        // Declared all the same, so that its uses are not reported again as unknown names.
         self.globals.insert(n.text.clone(), g);
+        self.declared_at.insert(n.text.clone(), n.span.clone());
     }
 
     fn rules(&mut self, spec: &ast::Spec) -> Vec<RuleInfo> {
@@ -206,13 +223,9 @@ impl Resolver {
             self.rules.insert(id.to_string(), self.rules.len() as u16);
         }
         for rule in &spec.rules {
-            if self.rules.contains_key(&rule.id.text) {
-                self.error(
-                    codes::DUPLICATE,
-                    format!("rule id `{}` is declared twice", rule.id.text),
-                    rule.id.span.clone(),
-                    "declared again here",
-                );
+            if let Some(&i) = self.rules.get(&rule.id.text) {
+                let first = out.get(i as usize).map(|r: &RuleInfo| r.span.clone()).filter(|s| !s.is_empty());
+                self.twice(format!("rule id `{}`", rule.id.text), rule.id.span.clone(), first);
                 continue;
             }
             self.rules.insert(rule.id.text.clone(), out.len() as u16);
@@ -228,13 +241,9 @@ impl Resolver {
     fn actions(&mut self, spec: &ast::Spec) -> Vec<ActionInfo> {
         let mut out = vec![];
         for a in &spec.actions {
-            if self.actions.contains_key(&a.name.text) {
-                self.error(
-                    codes::DUPLICATE,
-                    format!("action `{}` is declared twice", a.name.text),
-                    a.name.span.clone(),
-                    "declared again here",
-                );
+            if let Some(&i) = self.actions.get(&a.name.text) {
+                let first = out.get(i as usize).map(|a: &ActionInfo| a.span.clone());
+                self.twice(format!("action `{}`", a.name.text), a.name.span.clone(), first);
                 continue;
             }
             self.actions.insert(a.name.text.clone(), out.len() as u16);
