@@ -26,6 +26,7 @@ fn the_excerpts_are_the_shipped_specs() {
         ("torite-4to6", "// T7, T17"),
         ("curtain-call", "// 5.6: the kuroko"),
         ("clock-tcg", "// A spent deck is refreshed"),
+        ("bridge", "proc auction_step() {"),
     ] {
         let spec = shinpan::specs::builtin(game).unwrap();
         let start = doc.find(first_line).unwrap_or_else(|| panic!("no excerpt of {game}"));
