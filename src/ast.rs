@@ -104,6 +104,8 @@ pub struct ProcDecl {
     pub name: Name,
     pub params: Vec<Name>,
     pub body: Block,
+    /// `check NAME(...)`: only checks, called among a branch's checks.
+    pub checks_only: bool,
 }
 
 /// One action open at a waiting point: `ACTION(arg) by ACTORS as p when GUARD choices C { body }`.

@@ -144,6 +144,8 @@ pub struct Proc {
     pub arity: usize,
     pub locals: usize,
     pub body: Block,
+    /// A `check` helper: its body is checks, run where a branch's checks call it.
+    pub checks_only: bool,
 }
 
 /// The shape of a transcript value; bounds may depend on parameters.

@@ -38,6 +38,8 @@ struct Resolver {
     globals: HashMap<String, Global>,
     /// Where each global was declared, for the first place of a duplicate.
     declared_at: HashMap<String, Span>,
+    /// The `check` helpers: a call to one is a check.
+    helpers: Helpers,
     rules: HashMap<String, u16>,
     actions: HashMap<String, u16>,
     scopes: Vec<HashMap<String, Slot>>,
@@ -54,6 +56,7 @@ pub fn resolve(spec: &ast::Spec, source: &SourceMap) -> Result<Program, Vec<Diag
     let mut r = Resolver {
         globals: HashMap::new(),
         declared_at: HashMap::new(),
+        helpers: Helpers(spec.procs.iter().filter(|p| p.checks_only).map(|p| p.name.text.clone()).collect()),
         rules: HashMap::new(),
         actions: HashMap::new(),
         scopes: vec![],
@@ -377,8 +380,28 @@ impl Resolver {
         for a in &p.params {
             self.bind(a);
         }
-        let body = self.block(&p.body, Place::default());
-        Proc { name: p.name.text.clone(), arity: p.params.len(), locals: self.max_slot, body }
+        let place = Place { in_checks: p.checks_only, ..Place::default() };
+        if p.checks_only
+            && let Some(effect) = p.body.iter().find(|s| !self.helpers.is_check(s))
+        {
+            self.error(
+                codes::MISPLACED,
+                format!(
+                    "`{}` is a `check` helper: it may only check (`let`, `require`, `if` and `for` around them)",
+                    p.name.text
+                ),
+                effect.span.clone(),
+                "this is not a check",
+            );
+        }
+        let body = self.block(&p.body, place);
+        Proc {
+            name: p.name.text.clone(),
+            arity: p.params.len(),
+            locals: self.max_slot,
+            body,
+            checks_only: p.checks_only,
+        }
     }
 
     fn dues(&mut self, dues: &[ast::DueDecl]) -> Vec<Due> {
@@ -486,7 +509,7 @@ impl Resolver {
             StmtKind::Finish(now) => St::Finish(*now),
             StmtKind::Settle => St::Settle,
             StmtKind::Assign(lv, op, value) => self.assign(lv, *op, value),
-            StmtKind::Call(n, args) => self.call_proc(n, args),
+            StmtKind::Call(n, args) => self.call_proc(n, args, s, place),
         };
         S { s: st, span: s.span.clone() }
     }
@@ -558,7 +581,7 @@ impl Resolver {
         let actor = b.actor_var.as_ref().map(|n| self.bind(n));
         let guard = b.guard.as_ref().map(|g| self.expr(g));
         let choices = b.choices.as_ref().map(|c| self.expr(c));
-        let split = b.body.iter().position(|s| !is_check(s)).unwrap_or(b.body.len());
+        let split = b.body.iter().position(|s| !self.helpers.is_check(s)).unwrap_or(b.body.len());
         let (check_part, effect_part) = b.body.split_at(split);
         let inner = Place { in_branch: true, ..place };
         let checks = self.stmts(check_part, Place { in_checks: true, ..inner });
@@ -575,7 +598,7 @@ impl Resolver {
             if let Some(why) = dead.take() {
                 self.error(codes::UNREACHABLE, "this can never be reached".into(), s.span.clone(), why);
             }
-            if contains_require(s) {
+            if self.helpers.contains_require(s) {
                 self.error(
                     codes::CHECK_AFTER_EFFECT,
                     "a check comes after the branch has changed the state".into(),
@@ -612,8 +635,16 @@ impl Resolver {
         St::Assign { target, path, op, value: self.expr(value) }
     }
 
-    fn call_proc(&mut self, n: &Name, args: &[ast::Expr]) -> St {
+    fn call_proc(&mut self, n: &Name, args: &[ast::Expr], s: &ast::Stmt, place: Place) -> St {
         let args: Vec<X> = args.iter().map(|a| self.expr(a)).collect();
+        if self.helpers.0.contains(&n.text) && !place.in_checks {
+            self.error(
+                codes::MISPLACED,
+                format!("`{}` is a `check` helper: it belongs among the checks at the start of a branch", n.text),
+                s.span.clone(),
+                "called outside a branch's checks",
+            );
+        }
         match self.globals.get(&n.text) {
             Some(Global::Proc(p)) => St::Call(*p, args),
             _ => {
@@ -983,28 +1014,38 @@ fn advance(counters: &mut [usize], domains: &[Vec<Value>]) -> bool {
     false
 }
 
-/// Whether a statement only reads the state (may stand among a branch's checks).
-fn is_check(s: &ast::Stmt) -> bool {
-    match &s.kind {
-        StmtKind::Let(..) | StmtKind::Require(..) => true,
-        StmtKind::If(_, a, b) => {
-            a.iter().all(is_check) && b.as_ref().is_none_or(|b| b.iter().all(is_check)) && (contains_require(s))
-        }
-        StmtKind::For(_, _, _, body) => body.iter().all(is_check) && contains_require(s),
-        _ => false,
-    }
-}
+/// The names of the `check` helpers, which decide whether a call is a check.
+struct Helpers(std::collections::HashSet<String>);
 
-fn contains_require(s: &ast::Stmt) -> bool {
-    match &s.kind {
-        StmtKind::Require(..) => true,
-        StmtKind::If(_, a, b) => {
-            a.iter().any(contains_require) || b.as_ref().is_some_and(|b| b.iter().any(contains_require))
+impl Helpers {
+    /// Whether a statement only reads the state (may stand among a branch's checks).
+    fn is_check(&self, s: &ast::Stmt) -> bool {
+        match &s.kind {
+            StmtKind::Let(..) | StmtKind::Require(..) => true,
+            StmtKind::Call(n, _) => self.0.contains(&n.text),
+            StmtKind::If(_, a, b) => {
+                a.iter().all(|s| self.is_check(s))
+                    && b.as_ref().is_none_or(|b| b.iter().all(|s| self.is_check(s)))
+                    && self.contains_require(s)
+            }
+            StmtKind::For(_, _, _, body) => body.iter().all(|s| self.is_check(s)) && self.contains_require(s),
+            _ => false,
         }
-        StmtKind::For(_, _, _, body) | StmtKind::While(_, body) | StmtKind::Loop(body) => {
-            body.iter().any(contains_require)
+    }
+
+    fn contains_require(&self, s: &ast::Stmt) -> bool {
+        match &s.kind {
+            StmtKind::Require(..) => true,
+            StmtKind::Call(n, _) => self.0.contains(&n.text),
+            StmtKind::If(_, a, b) => {
+                a.iter().any(|s| self.contains_require(s))
+                    || b.as_ref().is_some_and(|b| b.iter().any(|s| self.contains_require(s)))
+            }
+            StmtKind::For(_, _, _, body) | StmtKind::While(_, body) | StmtKind::Loop(body) => {
+                body.iter().any(|s| self.contains_require(s))
+            }
+            _ => false,
         }
-        _ => false,
     }
 }
 

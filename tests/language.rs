@@ -217,3 +217,88 @@ fn shapes_group_in_brackets() {
     assert_eq!(compiles("players 2..2", "list (int 0..3 | null)"), Ok(()));
     assert_eq!(compiles("players 2..2", "map player -> (bool | str)"), Ok(()));
 }
+
+/// Two branches share a check through a `check` helper.
+const HELPERS: &str = r#"
+game helpers
+players 2..2
+rule in-range "a number is 1 to 3"
+rule odd "a play is odd"
+action play: int 0..9
+action pass: int 0..9
+var total = 0
+scores zip_map(players, [total, 0])
+winners []
+
+check small(n) {
+  let low = 1
+  require n >= low and n <= 3 else in-range "{n} is not 1 to 3"
+}
+
+flow {
+  loop {
+    choose {
+      play(n) by players[0] {
+        small(n)
+        require n % 2 == 1 else odd "{n} is even"
+        total += n
+      }
+      pass(n) by players[1] {
+        small(n)
+        total -= n
+      }
+    }
+  }
+}
+"#;
+
+fn check_helpers(rules: &str, events: &str) -> Report {
+    let dir = std::env::temp_dir().join(format!("shinpan-helpers-{}-{}", events.len(), std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("helpers.rules"), rules).unwrap();
+    let text = format!("rules: helpers.rules\nplayers: [aki, ben]\nevents:\n{events}");
+    let report = Checker::new(None).check_text("helpers.yaml", text, &dir);
+    std::fs::remove_dir_all(&dir).unwrap();
+    report
+}
+
+#[test]
+fn a_check_helper_checks_for_every_branch_that_calls_it() {
+    let legal = check_helpers(HELPERS, "  - {by: aki, play: 3}\n  - {by: ben, pass: 2}\n");
+    assert_eq!((legal.verdict, scores(&legal)), (Verdict::Legal, "aki 1, ben 0".to_string()));
+    let broken = check_helpers(HELPERS, "  - {by: aki, play: 3}\n  - {by: ben, pass: 4}\n");
+    assert_eq!(first_violation(&broken), ("in-range".to_string(), 1));
+    assert_eq!(broken.violations[0].message, "4 is not 1 to 3");
+    // The rule's line is the helper's `require`.
+    let at = broken.violations[0].spec_span.clone();
+    assert!(HELPERS[..at.start].ends_with("  let low = 1\n  "), "{at:?}");
+    // The helper's check comes before the branch's own, and the legal actions obey both.
+    let even = check_helpers(HELPERS, "  - {by: aki, play: 2}\n");
+    assert_eq!(first_violation(&even), ("odd".to_string(), 0));
+    let big = check_helpers(HELPERS, "  - {by: aki, play: 4}\n");
+    assert_eq!(first_violation(&big), ("in-range".to_string(), 0));
+    let legal_here = &big.violations[0].legal;
+    assert!(
+        legal_here.iter().any(|l| l == "aki play 1") && legal_here.iter().any(|l| l == "aki play 3"),
+        "{legal_here:?}"
+    );
+    assert!(!legal_here.iter().any(|l| l == "aki play 2" || l == "aki play 5"), "{legal_here:?}");
+}
+
+#[test]
+fn a_check_helper_only_checks_and_only_among_checks() {
+    let lint = |rules: &str| shinpan::compile("helpers.rules", rules).map(|_| ()).map_err(|d| d[0].message.clone());
+    assert_eq!(lint(HELPERS), Ok(()));
+    let changes = HELPERS.replace("  let low = 1\n", "  total += 1\n  let low = 1\n");
+    assert_eq!(
+        lint(&changes),
+        Err("`small` is a `check` helper: it may only check (`let`, `require`, `if` and `for` around them)".into())
+    );
+    let late = HELPERS.replace("        small(n)\n        total -= n", "        total -= n\n        small(n)");
+    assert_eq!(lint(&late), Err("a check comes after the branch has changed the state".into()));
+    let in_flow = HELPERS.replace("flow {\n  loop {", "flow {\n  small(1)\n  loop {");
+    assert_eq!(
+        lint(&in_flow),
+        Err("`small` is a `check` helper: it belongs among the checks at the start of a branch".into())
+    );
+}

@@ -7,6 +7,9 @@ use crate::ast::AssignOp;
 use crate::program::{Block, Branch, Choose, S, St, Target, X};
 use crate::value::Value;
 
+/// A check that failed: its rule, the message, and the `require` in the rules file.
+type Failed = Option<(u16, String, crate::span::Span)>;
+
 /// The shared rule ids the engine itself reports, by their index in `Program::rules`.
 pub const AFTER_GAME_END: u16 = 0;
 pub const UNEXPECTED_ACTION: u16 = 1;
@@ -162,6 +165,27 @@ impl<'p> Machine<'p> {
         self.depth -= 1;
         self.give_frame(inner);
         out.map(|_| ())
+    }
+
+    /// Runs a `check` helper's checks in its own frame; the first that fails, if any.
+    fn check_helper(&mut self, p: u16, args: &[X], frame: &mut Vec<Value>, s: &S) -> Run<Failed> {
+        let prog = self.prog;
+        let helper = &prog.procs[p as usize];
+        if self.depth >= super::MAX_CALL_DEPTH {
+            return Err(self.spec_error(&s.span, "procedures call each other too deep".into()));
+        }
+        let mut inner = self.take_frame(helper.locals.max(args.len()));
+        for (i, a) in args.iter().enumerate() {
+            let v = self.eval(a, frame)?;
+            if let Some(slot) = inner.get_mut(i) {
+                *slot = v;
+            }
+        }
+        self.depth += 1;
+        let out = self.checks(&helper.body, &mut inner);
+        self.depth -= 1;
+        self.give_frame(inner);
+        out
     }
 
     // ------------------------------------------------------------ waiting points
@@ -371,13 +395,7 @@ impl<'p> Machine<'p> {
     }
 
     /// Runs a branch's checks with its argument bound; the first failing `require`.
-    pub(super) fn run_checks(
-        &mut self,
-        b: &Branch,
-        actor: &Value,
-        arg: &Value,
-        frame: &mut Vec<Value>,
-    ) -> Run<Option<(u16, String, crate::span::Span)>> {
+    pub(super) fn run_checks(&mut self, b: &Branch, actor: &Value, arg: &Value, frame: &mut Vec<Value>) -> Run<Failed> {
         self.checks_of(b, actor, arg, frame, true)
     }
 
@@ -390,7 +408,7 @@ impl<'p> Machine<'p> {
         arg: &Value,
         frame: &mut Vec<Value>,
         explain: bool,
-    ) -> Run<Option<(u16, String, crate::span::Span)>> {
+    ) -> Run<Failed> {
         bind(frame, b.arg, arg.clone());
         if let Some(slot) = b.actor {
             bind(frame, slot, actor.clone());
@@ -399,7 +417,7 @@ impl<'p> Machine<'p> {
         self.checks(&b.checks, frame)
     }
 
-    fn checks(&mut self, block: &Block, frame: &mut Vec<Value>) -> Run<Option<(u16, String, crate::span::Span)>> {
+    fn checks(&mut self, block: &Block, frame: &mut Vec<Value>) -> Run<Failed> {
         for s in block {
             self.burn(&s.span)?;
             let failed = match &s.s {
@@ -422,6 +440,7 @@ impl<'p> Machine<'p> {
                     self.checks(branch, frame)?
                 }
                 St::For { slot, slot2, coll, body } => self.checks_for(*slot, *slot2, coll, body, frame)?,
+                St::Call(p, args) => self.check_helper(*p, args, frame, s)?,
                 _ => None,
             };
             if failed.is_some() {
@@ -438,7 +457,7 @@ impl<'p> Machine<'p> {
         coll: &X,
         body: &Block,
         frame: &mut Vec<Value>,
-    ) -> Run<Option<(u16, String, crate::span::Span)>> {
+    ) -> Run<Failed> {
         for (a, b) in self.entries(coll, slot2.is_some(), frame)? {
             self.burn(&coll.span)?;
             bind(frame, slot, a);

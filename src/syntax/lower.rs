@@ -32,6 +32,7 @@ fn is_keyword(rule: Rule) -> bool {
             | Rule::k_player
             | Rule::k_fn
             | Rule::k_proc
+            | Rule::k_check
             | Rule::k_always
             | Rule::k_due
             | Rule::k_from
@@ -167,13 +168,18 @@ fn item_into(p: P<'_>, spec: &mut Spec) -> R<()> {
         Rule::proc_decl => {
             let n = name(next(&mut it, &at)?);
             let (params, body) = params_then(it, &at)?;
-            spec.procs.push(ProcDecl { name: n, params, body: block(body)? });
+            spec.procs.push(ProcDecl { name: n, params, body: block(body)?, checks_only: false });
+        }
+        Rule::check_decl => {
+            let n = name(next(&mut it, &at)?);
+            let (params, body) = params_then(it, &at)?;
+            spec.procs.push(ProcDecl { name: n, params, body: block(body)?, checks_only: true });
         }
         Rule::due_decl => {
             let n = name(next(&mut it, &at)?);
             let cond = expr(next(&mut it, &at)?)?;
             let body = block(next(&mut it, &at)?)?;
-            spec.procs.push(ProcDecl { name: n.clone(), params: vec![], body });
+            spec.procs.push(ProcDecl { name: n.clone(), params: vec![], body, checks_only: false });
             spec.dues.push(DueDecl { name: n, cond });
         }
         Rule::always_decl => spec.always.push(branch(next(&mut it, &at)?)?),

@@ -56,6 +56,7 @@ const STATEMENT_WORDS: &[&str] = &[
     "var",
     "fn",
     "proc",
+    "check",
     "always",
     "scores",
     "winners",
