@@ -130,3 +130,13 @@ fn shown_values_stop_just_past_ten_thousand_characters() {
     // Past the cap the list stops with `…` after the item that passed it.
     assert_eq!(shown(10_000), Ok(10_001 + 1));
 }
+
+/// A chain of 100 operators is read; one more is refused (split it with `let`).
+#[test]
+fn chains_of_one_hundred_operators() {
+    let chain = |ops: usize| format!("0{}", " + 1".repeat(ops));
+    assert_eq!(value(&chain(100)), Ok(100));
+    assert_eq!(value(&chain(30)), Ok(30));
+    let e = value(&chain(101)).unwrap_err();
+    assert!(e.contains("a chain of more than 100 operators"), "{e}");
+}

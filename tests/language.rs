@@ -252,7 +252,7 @@ flow {
 }
 "#;
 
-fn check_helpers(rules: &str, events: &str) -> Report {
+fn check_rules(rules: &str, events: &str) -> Report {
     let dir = std::env::temp_dir().join(format!("shinpan-helpers-{}-{}", events.len(), std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("helpers.rules"), rules).unwrap();
@@ -264,18 +264,18 @@ fn check_helpers(rules: &str, events: &str) -> Report {
 
 #[test]
 fn a_check_helper_checks_for_every_branch_that_calls_it() {
-    let legal = check_helpers(HELPERS, "  - {by: aki, play: 3}\n  - {by: ben, pass: 2}\n");
+    let legal = check_rules(HELPERS, "  - {by: aki, play: 3}\n  - {by: ben, pass: 2}\n");
     assert_eq!((legal.verdict, scores(&legal)), (Verdict::Legal, "aki 1, ben 0".to_string()));
-    let broken = check_helpers(HELPERS, "  - {by: aki, play: 3}\n  - {by: ben, pass: 4}\n");
+    let broken = check_rules(HELPERS, "  - {by: aki, play: 3}\n  - {by: ben, pass: 4}\n");
     assert_eq!(first_violation(&broken), ("in-range".to_string(), 1));
     assert_eq!(broken.violations[0].message, "4 is not 1 to 3");
     // The rule's line is the helper's `require`.
     let at = broken.violations[0].spec_span.clone();
     assert!(HELPERS[..at.start].ends_with("  let low = 1\n  "), "{at:?}");
     // The helper's check comes before the branch's own, and the legal actions obey both.
-    let even = check_helpers(HELPERS, "  - {by: aki, play: 2}\n");
+    let even = check_rules(HELPERS, "  - {by: aki, play: 2}\n");
     assert_eq!(first_violation(&even), ("odd".to_string(), 0));
-    let big = check_helpers(HELPERS, "  - {by: aki, play: 4}\n");
+    let big = check_rules(HELPERS, "  - {by: aki, play: 4}\n");
     assert_eq!(first_violation(&big), ("in-range".to_string(), 0));
     let legal_here = &big.violations[0].legal;
     assert!(
@@ -301,4 +301,32 @@ fn a_check_helper_only_checks_and_only_among_checks() {
         lint(&in_flow),
         Err("`small` is a `check` helper: it belongs among the checks at the start of a branch".into())
     );
+}
+
+/// `continue` skips the rest of a round; a record's field is a place to assign to.
+#[test]
+fn continue_and_assignment_to_a_field() {
+    let rules = r#"
+game loops
+players 2..2
+action go: int 0..9
+var r = {sum: 0, skipped: 0}
+scores zip_map(players, [r.sum, r.skipped])
+winners []
+flow {
+  choose {
+    go(n) by players[0] {
+      for k in range(1, n) {
+        if k % 2 == 0 {
+          r.skipped += 1
+          continue
+        }
+        r.sum += k
+      }
+    }
+  }
+}
+"#;
+    let report = check_rules(rules, "  - {by: aki, go: 5}\n");
+    assert_eq!((report.verdict, scores(&report)), (Verdict::Legal, "aki 9, ben 2".to_string()));
 }
