@@ -140,3 +140,17 @@ fn chains_of_one_hundred_operators() {
     let e = value(&chain(101)).unwrap_err();
     assert!(e.contains("a chain of more than 100 operators"), "{e}");
 }
+
+/// Escapes in strings: `\n`, `\t`, and any other character taken as itself (`\{`, `\"`), in
+/// templates and in plain strings (rule texts, card codes) alike.
+#[test]
+fn string_escapes() {
+    assert_eq!(value("len(\"a\\tb\\nc\")"), Ok(5));
+    assert_eq!(value("if \"\\n\" == \"n\" or \"\\t\" == \"t\" or \"\\n\" == \"\\t\" then 1 else 0"), Ok(0));
+    assert_eq!(value("len(\"\\{x}\")"), Ok(3));
+    let rules = "game esc\nplayers 2..2\nrule r \"say \\\"hi\\\"\\tnow\"\naction go: int 0..1\nscores {}\nwinners []\n\
+                 flow {\n  choose {\n    go(n) by players[0] {\n    }\n  }\n}\n";
+    let program = shinpan::compile("esc.rules", rules).unwrap();
+    let text = &program.rules.iter().find(|r| r.id == "r").unwrap().text;
+    assert_eq!(text, "say \"hi\"\tnow");
+}
