@@ -365,7 +365,8 @@ impl Machine<'_> {
     }
 
     fn call_fn(&mut self, f: u16, args: &[X], frame: &mut Vec<Value>, x: &X) -> Run<Value> {
-        let func = &self.prog.fns[f as usize];
+        let prog = self.prog;
+        let func = &prog.fns[f as usize];
         if args.len() != func.arity {
             return Err(self.spec_error(&x.span, format!("`{}` takes {} argument(s)", func.name, func.arity)));
         }
@@ -373,7 +374,19 @@ impl Machine<'_> {
             return Err(self.spec_error(&x.span, format!("helpers call each other more than {MAX_CALL_DEPTH} deep")));
         }
         self.burn(&x.span)?;
-        let mut inner = self.take_frame(func.locals.max(args.len()));
+        self.with_args(func.locals, args, frame, |m, inner| m.eval(&func.body, inner))
+    }
+
+    /// Evaluates `args` into a fresh frame of `locals` slots, runs `body` one call deeper in
+    /// it, and keeps the frame for the next call.
+    pub(super) fn with_args<T>(
+        &mut self,
+        locals: usize,
+        args: &[X],
+        frame: &mut Vec<Value>,
+        body: impl FnOnce(&mut Self, &mut Vec<Value>) -> Run<T>,
+    ) -> Run<T> {
+        let mut inner = self.take_frame(locals.max(args.len()));
         for (i, a) in args.iter().enumerate() {
             let v = self.eval(a, frame)?;
             if let Some(slot) = inner.get_mut(i) {
@@ -381,7 +394,7 @@ impl Machine<'_> {
             }
         }
         self.depth += 1;
-        let out = self.eval(&func.body, &mut inner);
+        let out = body(self, &mut inner);
         self.depth -= 1;
         self.give_frame(inner);
         out

@@ -145,6 +145,18 @@ impl<'p> Machine<'p> {
     }
 
     fn call_proc(&mut self, p: u16, args: &[X], frame: &mut Vec<Value>, s: &S) -> Run<()> {
+        let proc_ = self.callable(p, args, s)?;
+        self.with_args(proc_.locals, args, frame, |m, inner| m.exec_block(&proc_.body, inner)).map(|_| ())
+    }
+
+    /// Runs a `check` helper's checks in its own frame; the first that fails, if any.
+    fn check_helper(&mut self, p: u16, args: &[X], frame: &mut Vec<Value>, s: &S) -> Run<Failed> {
+        let helper = self.callable(p, args, s)?;
+        self.with_args(helper.locals, args, frame, |m, inner| m.checks(&helper.body, inner))
+    }
+
+    /// The procedure `p`, if these arguments fit it and calls are not too deep already.
+    fn callable(&self, p: u16, args: &[X], s: &S) -> Run<&'p crate::program::Proc> {
         let prog = self.prog;
         let proc_ = &prog.procs[p as usize];
         if args.len() != proc_.arity {
@@ -153,39 +165,7 @@ impl<'p> Machine<'p> {
         if self.depth >= super::MAX_CALL_DEPTH {
             return Err(self.spec_error(&s.span, "procedures call each other too deep".into()));
         }
-        let mut inner = self.take_frame(proc_.locals.max(args.len()));
-        for (i, a) in args.iter().enumerate() {
-            let v = self.eval(a, frame)?;
-            if let Some(slot) = inner.get_mut(i) {
-                *slot = v;
-            }
-        }
-        self.depth += 1;
-        let out = self.exec_block(&proc_.body, &mut inner);
-        self.depth -= 1;
-        self.give_frame(inner);
-        out.map(|_| ())
-    }
-
-    /// Runs a `check` helper's checks in its own frame; the first that fails, if any.
-    fn check_helper(&mut self, p: u16, args: &[X], frame: &mut Vec<Value>, s: &S) -> Run<Failed> {
-        let prog = self.prog;
-        let helper = &prog.procs[p as usize];
-        if self.depth >= super::MAX_CALL_DEPTH {
-            return Err(self.spec_error(&s.span, "procedures call each other too deep".into()));
-        }
-        let mut inner = self.take_frame(helper.locals.max(args.len()));
-        for (i, a) in args.iter().enumerate() {
-            let v = self.eval(a, frame)?;
-            if let Some(slot) = inner.get_mut(i) {
-                *slot = v;
-            }
-        }
-        self.depth += 1;
-        let out = self.checks(&helper.body, &mut inner);
-        self.depth -= 1;
-        self.give_frame(inner);
-        out
+        Ok(proc_)
     }
 
     // ------------------------------------------------------------ waiting points
