@@ -79,11 +79,16 @@ flow {
 "#;
 
 fn check(events: &str) -> Report {
+    check_rules(RULES, events)
+}
+
+/// Checks the events (YAML list items) against a rules file written to a fresh directory.
+fn check_rules(rules: &str, events: &str) -> Report {
     static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let run = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let dir = std::env::temp_dir().join(format!("shinpan-language-{run}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("demo.rules"), RULES).unwrap();
+    std::fs::write(dir.join("demo.rules"), rules).unwrap();
     let text = format!("rules: demo.rules\nplayers: [aki, ben]\nevents:\n{events}");
     let report = Checker::new(None).check_text("demo.yaml", text, &dir);
     std::fs::remove_dir_all(&dir).unwrap();
@@ -252,15 +257,6 @@ flow {
 }
 "#;
 
-fn check_rules(rules: &str, events: &str) -> Report {
-    let dir = std::env::temp_dir().join(format!("shinpan-helpers-{}-{}", events.len(), std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("helpers.rules"), rules).unwrap();
-    let text = format!("rules: helpers.rules\nplayers: [aki, ben]\nevents:\n{events}");
-    let report = Checker::new(None).check_text("helpers.yaml", text, &dir);
-    std::fs::remove_dir_all(&dir).unwrap();
-    report
-}
 
 #[test]
 fn a_check_helper_checks_for_every_branch_that_calls_it() {
