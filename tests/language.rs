@@ -257,7 +257,6 @@ flow {
 }
 "#;
 
-
 #[test]
 fn a_check_helper_checks_for_every_branch_that_calls_it() {
     let legal = check_rules(HELPERS, "  - {by: aki, play: 3}\n  - {by: ben, pass: 2}\n");
@@ -325,4 +324,22 @@ flow {
 "#;
     let report = check_rules(rules, "  - {by: aki, go: 5}\n");
     assert_eq!((report.verdict, scores(&report)), (Verdict::Legal, "aki 9, ben 2".to_string()));
+}
+
+/// A kept value nests at most 100 lists or maps deep, also when it is too big to measure by
+/// the plain walk (a wide list beside a deep chain of maps).
+#[test]
+fn a_wide_value_is_measured_to_its_deepest_map() {
+    let rules = |wraps: usize| {
+        format!(
+            "game deep\nplayers 2..2\naction go: int 0..1\nvar deep = {{}}\nvar kept = 0\nscores zip_map(players, [kept, 0])\nwinners []\n\
+             flow {{\n  choose {{\n    go(n) by players[0] {{\n      for k in range(1, {wraps}) {{\n        deep = {{d: deep}}\n      }}\n\
+             \x20     let both = [range(1, 5000), deep]\n      kept = len(both)\n    }}\n  }}\n}}\n"
+        )
+    };
+    let fits = check_rules(&rules(98), "  - {by: aki, go: 1}\n");
+    assert_eq!((fits.verdict, scores(&fits)), (Verdict::Legal, "aki 2, ben 0".to_string()));
+    let deep = check_rules(&rules(99), "  - {by: aki, go: 1}\n");
+    let message = deep.spec_errors.first().map(|d| d.message.clone()).unwrap_or_default();
+    assert!(message.contains("100"), "{message} / {:?}", deep.verdict);
 }

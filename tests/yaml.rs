@@ -58,6 +58,10 @@ fn table() -> Vec<(&'static str, Yaml)> {
         ("+-1.5", s("+-1.5")),
         ("nan", s("nan")),
         ("infinity", s("infinity")),
+        // Words Rust's float parse would take after a sign: strings in YAML 1.2.
+        ("+inf", s("+inf")),
+        ("-infinity", s("-infinity")),
+        ("+nan", s("+nan")),
         ("+.inf", Yaml::Float(f64::INFINITY)),
         ("-.Inf", Yaml::Float(f64::NEG_INFINITY)),
         ("12:30", s("12:30")),
