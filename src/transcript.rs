@@ -471,12 +471,9 @@ fn core_float(s: &str) -> Option<f64> {
         Some((m, e)) => (m, Some(e)),
         None => (unsigned, None),
     };
-    let mantissa_ok = match mantissa.split_once('.') {
-        Some(("", frac)) => !frac.is_empty() && digits(frac),
-        // `1.5`, `1.`: Rust's parse below refuses a whole or fraction that is not digits.
-        Some(_) => true,
-        None => !mantissa.is_empty() && digits(mantissa),
-    };
+    // With a point (`1.5`, `1.`, `.5`), Rust's parse below refuses a whole or a fraction that
+    // is not digits, and a point alone; without one, it would take words (`inf`, `nan`).
+    let mantissa_ok = mantissa.contains('.') || (!mantissa.is_empty() && digits(mantissa));
     let exponent_ok = exponent.is_none_or(|e| {
         let e = e.strip_prefix(['-', '+']).unwrap_or(e);
         !e.is_empty() && digits(e)

@@ -343,3 +343,21 @@ fn a_wide_value_is_measured_to_its_deepest_map() {
     let message = deep.spec_errors.first().map(|d| d.message.clone()).unwrap_or_default();
     assert!(message.contains("100"), "{message} / {:?}", deep.verdict);
 }
+
+/// `max`, `min`, `distinct`, `sort` and `index_of` pay fuel for every item they read: three
+/// hundred maxima of ten thousand items are more than one event's 2,000,000 steps, and a
+/// hundred and fifty are not.
+#[test]
+fn reading_every_item_pays_for_each() {
+    let rules = |rounds: usize| {
+        format!(
+            "game fuel\nplayers 2..2\naction go: int 0..1\nvar wide = range(1, 10000)\nvar kept = 0\nscores zip_map(players, [kept, 0])\nwinners []\n\
+             flow {{\n  choose {{\n    go(n) by players[0] {{\n      for k in range(1, {rounds}) {{\n        kept = max(wide)\n      }}\n    }}\n  }}\n}}\n"
+        )
+    };
+    let within = check_rules(&rules(150), "  - {by: aki, go: 1}\n");
+    assert_eq!((within.verdict, scores(&within)), (Verdict::Legal, "aki 10000, ben 0".to_string()));
+    let past = check_rules(&rules(300), "  - {by: aki, go: 1}\n");
+    let code = past.spec_errors.first().map(|d| d.code).unwrap_or_default();
+    assert_eq!(code, "shinpan::spec::fuel", "{:?}", past.verdict);
+}
