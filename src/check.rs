@@ -200,10 +200,13 @@ impl Checker {
     /// and the other deals are still checked.
     pub fn check_record(&mut self, path: &Path) -> Vec<Report> {
         let file = path.display().to_string();
+        // Records are often Latin-1 or carry stray bytes: read them leniently, but never a file
+        // larger than a transcript may be.
+        let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+        if size > MAX_FILE_BYTES {
+            return vec![Report::unreadable(&file, format!("the file is larger than {MAX_FILE_BYTES} bytes"))];
+        }
         let text = match std::fs::read(path) {
-            Ok(bytes) if bytes.len() as u64 > MAX_FILE_BYTES => {
-                return vec![Report::unreadable(&file, format!("the file is larger than {MAX_FILE_BYTES} bytes"))];
-            }
             Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
             Err(e) => return vec![Report::unreadable(&file, io_words(&e))],
         };

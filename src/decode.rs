@@ -289,8 +289,6 @@ impl Decoder<'_> {
         Ok(v)
     }
 
-    /// The first alternative that fits; when none does, the error of the one whose outer
-    /// form (list, mapping, scalar) matches, since that is what the writer meant.
     /// The first alternative the value fits. Otherwise the error names what was meant: the one
     /// alternative of the value's form (a string, a list, ...) with its own reason, or every
     /// alternative of that form (or of any form), so that none is left out of the message.
