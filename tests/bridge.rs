@@ -92,35 +92,43 @@ fn events_without_notes(t: &Json) -> Vec<Json> {
     events
 }
 
+/// Every record file of both converted sources with its manifest rows, in the files' order.
+fn records_with_rows() -> Vec<(PathBuf, Vec<(PathBuf, Json)>)> {
+    let mut out = vec![];
+    for folder in ["pbntools-bbo", "ebl-pbn-veugen"] {
+        let mut by_source: std::collections::BTreeMap<String, Vec<(PathBuf, Json)>> = Default::default();
+        for row in manifest(folder) {
+            by_source.entry(row.1["source"].as_str().unwrap().to_string()).or_default().push(row);
+        }
+        out.extend(
+            by_source.into_iter().map(|(source, rows)| (data().join("external").join(folder).join(source), rows)),
+        );
+    }
+    out
+}
+
 /// Reading a PBN file gives, deal by deal, the events the independent converter wrote.
 #[test]
 fn pbn_deals_are_the_converted_transcripts() {
     let mut compared = 0;
-    for folder in ["pbntools-bbo", "ebl-pbn-veugen"] {
-        let rows = manifest(folder);
-        let mut by_source: std::collections::BTreeMap<String, Vec<&(PathBuf, Json)>> = Default::default();
-        for row in &rows {
-            by_source.entry(row.1["source"].as_str().unwrap().to_string()).or_default().push(row);
-        }
-        for (source, rows) in by_source {
-            let path = data().join("external").join(folder).join(&source);
-            let text = String::from_utf8_lossy(&std::fs::read(&path).unwrap()).into_owned();
-            let deals = shinpan::import::read_deals(&path, &text);
-            assert_eq!(deals.len(), rows.len(), "{source}: deals");
-            for (deal, (transcript, row)) in deals.iter().zip(rows) {
-                assert_eq!(deal.number, row["game"].as_u64().unwrap() as usize);
-                let ours = deal.transcript.as_ref().unwrap_or_else(|e| panic!("{source} #{}: {e}", deal.number));
-                let theirs: Json = serde_saphyr::from_str(&std::fs::read_to_string(transcript).unwrap()).unwrap();
-                assert_eq!(
-                    events_without_notes(ours),
-                    events_without_notes(&theirs),
-                    "{source} #{} ({})",
-                    deal.number,
-                    transcript.display()
-                );
-                assert_eq!(deal.board.as_deref(), row["board"].as_str(), "{source} #{}", deal.number);
-                compared += 1;
-            }
+    for (path, rows) in records_with_rows() {
+        let source = path.display();
+        let text = String::from_utf8_lossy(&std::fs::read(&path).unwrap()).into_owned();
+        let deals = shinpan::import::read_deals(&path, &text);
+        assert_eq!(deals.len(), rows.len(), "{source}: deals");
+        for (deal, (transcript, row)) in deals.iter().zip(&rows) {
+            assert_eq!(deal.number, row["game"].as_u64().unwrap() as usize);
+            let ours = deal.transcript.as_ref().unwrap_or_else(|e| panic!("{source} #{}: {e}", deal.number));
+            let theirs: Json = serde_saphyr::from_str(&std::fs::read_to_string(transcript).unwrap()).unwrap();
+            assert_eq!(
+                events_without_notes(ours),
+                events_without_notes(&theirs),
+                "{source} #{} ({})",
+                deal.number,
+                transcript.display()
+            );
+            assert_eq!(deal.board.as_deref(), row["board"].as_str(), "{source} #{}", deal.number);
+            compared += 1;
         }
     }
     assert_eq!(compared, 3068);
@@ -179,30 +187,24 @@ fn lin_deals_match_their_pbn_deals() {
 fn pbn_files_checked_directly_get_the_converted_verdicts() {
     let mut checker = Checker::new(None);
     let mut compared = 0;
-    for folder in ["pbntools-bbo", "ebl-pbn-veugen"] {
-        let rows = manifest(folder);
-        let mut sources: Vec<&str> = rows.iter().map(|(_, r)| r["source"].as_str().unwrap()).collect();
-        sources.dedup();
-        for source in sources {
-            let path = data().join("external").join(folder).join(source);
-            for (deal, (transcript, row)) in
-                checker.check_record(&path).iter().zip(rows.iter().filter(|(_, r)| r["source"] == source))
-            {
-                let direct: Json = serde_json::from_str(&shinpan::render::json_line(deal)).unwrap();
-                let converted = report(&mut checker, transcript);
-                assert_eq!(direct["file"], format!("{}#{}", path.display(), row["game"]));
-                assert_eq!(direct["board"], row["board"]);
-                for key in ["verdict", "violations", "finished", "scores", "winners"] {
-                    let (a, b) = (&direct[key], &converted[key]);
-                    let same = if key == "violations" {
-                        a[0]["rule"] == b[0]["rule"] && a[0]["event"] == b[0]["event"]
-                    } else {
-                        a == b
-                    };
-                    assert!(same, "{source} #{}: {key}: {a} against {b}", row["game"]);
-                }
-                compared += 1;
+    for (path, rows) in records_with_rows() {
+        let deals = checker.check_record(&path);
+        assert_eq!(deals.len(), rows.len(), "{}: deals", path.display());
+        for (deal, (transcript, row)) in deals.iter().zip(&rows) {
+            let direct: Json = serde_json::from_str(&shinpan::render::json_line(deal)).unwrap();
+            let converted = report(&mut checker, transcript);
+            assert_eq!(direct["file"], format!("{}#{}", path.display(), row["game"]));
+            assert_eq!(direct["board"], row["board"]);
+            for key in ["verdict", "violations", "finished", "scores", "winners"] {
+                let (a, b) = (&direct[key], &converted[key]);
+                let same = if key == "violations" {
+                    a[0]["rule"] == b[0]["rule"] && a[0]["event"] == b[0]["event"]
+                } else {
+                    a == b
+                };
+                assert!(same, "{} #{}: {key}: {a} against {b}", path.display(), row["game"]);
             }
+            compared += 1;
         }
     }
     assert_eq!(compared, 3068);

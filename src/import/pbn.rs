@@ -224,7 +224,7 @@ impl Game<'_> {
     }
 
     /// The items of a section (the words after its tag), with notes and marks attached.
-    fn section(&self, name: &str) -> Result<Vec<Item>, String> {
+    fn section(&self, name: &str) -> Vec<Item> {
         let notes = self.notes();
         let mut items: Vec<Item> = vec![];
         let mut mark = None;
@@ -249,7 +249,7 @@ impl Game<'_> {
                 _ => {}
             }
         }
-        Ok(items)
+        items
     }
 
     /// `[Note "1:text"]` tags, by number.
@@ -309,7 +309,7 @@ impl Game<'_> {
 
     /// The calls of the auction as events; the (seat, call) pairs.
     fn calls(&self, events: &mut Vec<Json>) -> Result<Vec<(usize, String)>, String> {
-        let items = self.section("Auction")?;
+        let items = self.section("Auction");
         let Some(first) = self.tag("Auction").and_then(b::seat) else {
             return if items.is_empty() { Ok(vec![]) } else { Err("the [Auction] tag does not name a seat".into()) };
         };
@@ -345,7 +345,7 @@ impl Game<'_> {
 
     /// B18-B20: the play table replayed in playing order, then a claim or the result.
     fn play(&self, events: &mut Vec<Json>, bid: &str, declarer: usize) -> Result<(), String> {
-        let items = self.section("Play")?;
+        let items = self.section("Play");
         let Some(first) = self.tag("Play").and_then(b::seat) else { return Ok(()) };
         let mut cells: Vec<Option<Item>> = vec![];
         for item in items {
