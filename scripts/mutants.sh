@@ -10,6 +10,7 @@
 #   JOBS=2 scripts/mutants.sh ...            # two mutants at once (each in its own copy)
 #   RE='in core_float|in Decoder' scripts/mutants.sh   # only the mutants whose names match
 #   OUT=target/mutants-pool scripts/mutants.sh src/pool.rs   # results elsewhere (runs side by side)
+#   DIFF=changes.diff scripts/mutants.sh     # only the lines a diff changed (git diff BASE -- src)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v cargo-mutants >/dev/null || cargo install cargo-mutants --locked
@@ -21,6 +22,9 @@ for glob in "$@"; do
 done
 if [ -n "${RE:-}" ]; then
     args+=(--re "$RE")
+fi
+if [ -n "${DIFF:-}" ]; then
+    args+=(--in-diff "$DIFF")
 fi
 if [ -n "${SHARD:-}" ]; then
     args+=(--shard "$SHARD")
