@@ -16,6 +16,7 @@ cd "$(dirname "$0")/.."
 command -v cargo-mutants >/dev/null || cargo install cargo-mutants --locked
 # insta must not write snapshots, and proptest must draw the same cases for every mutant.
 export CI=true INSTA_UPDATE=no PROPTEST_RNG_SEED=7
+mkdir -p "${OUT:-target/mutants}"
 args=(--timeout 120 --build-timeout 300 --jobs "${JOBS:-1}" --output "${OUT:-target/mutants}")
 for glob in "$@"; do
     args+=(--file "$glob")
