@@ -19,6 +19,9 @@ pub struct Spec {
     pub fns: Vec<FnDecl>,
     pub procs: Vec<ProcDecl>,
     pub always: Vec<Branch>,
+    /// `window BRANCH`: records open once, from an `open ACTION` until taken or the next
+    /// event of the flow.
+    pub windows: Vec<Branch>,
     /// `due NAME when COND`: the body is the procedure NAME (in `procs`).
     pub dues: Vec<DueDecl>,
     pub scores: Option<Expr>,
@@ -54,6 +57,8 @@ pub struct EnumDecl {
 #[derive(Debug)]
 pub struct CardDecl {
     pub name: Name,
+    /// Declared with `codes`: coded values that are not cards (messages say "code").
+    pub plain: bool,
     pub fields: Vec<(Name, Ty)>,
     /// For each attribute, the condition under which a card has it (`if ...`).
     pub when: Vec<Option<Expr>>,
@@ -171,6 +176,8 @@ pub enum StmtKind {
     Finish(bool),
     /// `settle`: run the `due` steps that hold now.
     Settle,
+    /// `open ACTION`: the `window` records of the action open.
+    Open(Name),
     Assign(LValue, AssignOp, Expr),
     Call(Name, Vec<Expr>),
 }

@@ -413,7 +413,10 @@ impl Decoder<'_> {
             Shape::Null => "null".into(),
             Shape::Literal(l) => format!("`{l}`"),
             Shape::Player => "a player name".into(),
-            Shape::Card(k) => format!("a card code of `{}`", self.prog.kinds[*k as usize].name),
+            Shape::Card(k) => match &self.prog.kinds[*k as usize] {
+                kind if kind.plain => format!("a code of `{}`", kind.name),
+                kind => format!("a card code of `{}`", kind.name),
+            },
             Shape::Enum(e) => format!("one of {}", self.prog.enums[*e as usize].variants.join(" ")),
             Shape::List(..) => "a list".into(),
             Shape::Map(..) => "a mapping".into(),

@@ -75,6 +75,11 @@ impl Diag {
         self
     }
 
+    /// Adds a help line to a diagnostic already recorded.
+    pub fn set_help(&mut self, text: impl Into<String>) {
+        self.help = Some(text.into());
+    }
+
     pub fn in_source(mut self, source: &Source) -> Self {
         self.source = Some(source.clone());
         self

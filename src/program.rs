@@ -86,6 +86,15 @@ pub struct Kind {
     pub by_code: HashMap<String, u32>,
     /// Where the cards come from when they are read from a data file (`from pool.cards`).
     pub pool: Option<PoolSpec>,
+    /// Declared with `codes`: coded values that are not cards.
+    pub plain: bool,
+}
+
+impl Kind {
+    /// What one value of the kind is called in messages.
+    pub fn noun(&self) -> &'static str {
+        if self.plain { "code" } else { "card" }
+    }
 }
 
 /// Cards read from a YAML file named by a `file` parameter: each row of the list under
@@ -255,6 +264,8 @@ pub enum St {
     /// `finish`; with `true` (`finish now`) the flow stops at once.
     Finish(bool),
     Settle,
+    /// `open ACTION`: the action's `window` records open.
+    Open(u16),
     Assign {
         target: Target,
         path: Vec<X>,
@@ -291,6 +302,9 @@ pub struct Branch {
     pub checks: Block,
     pub effects: Block,
     pub span: Span,
+    /// A `window` record: open only from an `open` of its action until it is taken or the
+    /// next event of the flow is.
+    pub window: bool,
 }
 
 impl Shape {

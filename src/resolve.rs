@@ -40,6 +40,8 @@ struct Resolver {
     declared_at: HashMap<String, Span>,
     /// The `check` helpers: a call to one is a check.
     helpers: Helpers,
+    /// The actions that have a `window` record, which `open` names.
+    windows: Vec<String>,
     rules: HashMap<String, u16>,
     actions: HashMap<String, u16>,
     scopes: Vec<HashMap<String, Slot>>,
@@ -57,6 +59,7 @@ pub fn resolve(spec: &ast::Spec, source: &SourceMap) -> Result<Program, Vec<Diag
         globals: HashMap::new(),
         declared_at: HashMap::new(),
         helpers: Helpers(spec.procs.iter().filter(|p| p.checks_only).map(|p| p.name.text.clone()).collect()),
+        windows: spec.windows.iter().map(|w| w.action.text.clone()).collect(),
         rules: HashMap::new(),
         actions: HashMap::new(),
         scopes: vec![],
@@ -78,10 +81,11 @@ pub fn resolve(spec: &ast::Spec, source: &SourceMap) -> Result<Program, Vec<Diag
 }
 
 impl Resolver {
-    fn error(&mut self, code: &'static str, message: String, span: Span, label: &str) -> Diag {
-        let d = Diag::new(code, message).label(span, label);
-        self.errors.push(d.clone());
-        d
+    /// Records an error; the caller may add a help line to it.
+    fn error(&mut self, code: &'static str, message: String, span: Span, label: &str) -> &mut Diag {
+        self.errors.push(Diag::new(code, message).label(span, label));
+        let last = self.errors.len() - 1;
+        &mut self.errors[last]
     }
 
     fn program(&mut self, spec: &ast::Spec, source: &SourceMap) -> Option<Program> {
@@ -108,7 +112,7 @@ impl Resolver {
         let fns = spec.fns.iter().map(|f| self.func(f)).collect();
         let procs = spec.procs.iter().map(|p| self.proc(p)).collect();
         let dues = self.dues(&spec.dues);
-        let (always, always_locals) = self.always(&spec.always);
+        let (always, always_locals) = self.always(&spec.always, &spec.windows);
         let scores = self.top_expr(spec.scores.as_ref(), "scores EXPR");
         let winners = self.top_expr(spec.winners.as_ref(), "winners EXPR");
         let (flow, flow_locals) = self.flow(spec.flow.as_ref());
@@ -121,7 +125,16 @@ impl Resolver {
                     self.field_names.iter().map(|n| fields.iter().position(|f| f == n).map(|i| i as u16)).collect();
                 let shapes = c.fields.iter().map(|(_, t)| self.shape(t)).collect();
                 let pool = self.pool_spec(c, &params);
-                Kind { name: c.name.text.clone(), fields, slots, shapes, cards: 0..0, by_code: HashMap::new(), pool }
+                Kind {
+                    name: c.name.text.clone(),
+                    fields,
+                    slots,
+                    shapes,
+                    cards: 0..0,
+                    by_code: HashMap::new(),
+                    pool,
+                    plain: c.plain,
+                }
             })
             .collect();
         let mut program = Program {
@@ -416,12 +429,14 @@ impl Resolver {
         out
     }
 
-    fn always(&mut self, branches: &[ast::Branch]) -> (Vec<Branch>, usize) {
+    /// The `always` records, then the `window` records.
+    fn always(&mut self, always: &[ast::Branch], windows: &[ast::Branch]) -> (Vec<Branch>, usize) {
         let mut out = vec![];
         let mut locals = 0;
-        for b in branches {
+        let records = always.iter().map(|b| (b, false)).chain(windows.iter().map(|b| (b, true)));
+        for (b, window) in records {
             self.enter_frame();
-            out.push(self.branch(b, Place { in_always: true, ..Place::default() }));
+            out.push(Branch { window, ..self.branch(b, Place { in_always: true, ..Place::default() }) });
             locals = locals.max(self.max_slot);
         }
         (out, locals)
@@ -508,10 +523,29 @@ impl Resolver {
             }
             StmtKind::Finish(now) => St::Finish(*now),
             StmtKind::Settle => St::Settle,
+            StmtKind::Open(action) => self.open(action),
             StmtKind::Assign(lv, op, value) => self.assign(lv, *op, value),
             StmtKind::Call(n, args) => self.call_proc(n, args, s, place),
         };
         S { s: st, span: s.span.clone() }
+    }
+
+    fn open(&mut self, action: &Name) -> St {
+        let Some(&id) = self.actions.get(&action.text) else {
+            let known: Vec<String> = self.actions.keys().cloned().collect();
+            self.unknown_as(codes::UNKNOWN_ACTION, action, "action", known);
+            return St::Open(0);
+        };
+        if !self.windows.contains(&action.text) {
+            self.error(
+                codes::MISSING,
+                format!("`{}` has no `window` record to open", action.text),
+                action.span.clone(),
+                "opened here",
+            )
+            .set_help(format!("declare one: `window {}(x) by table {{ ... }}`", action.text));
+        }
+        St::Open(id)
     }
 
     fn require(&mut self, cond: &ast::Expr, rule: &Name, message: &ast::Template, s: &ast::Stmt, place: Place) -> St {
@@ -522,7 +556,7 @@ impl Resolver {
                 s.span.clone(),
                 "checks must come before the branch changes anything",
             )
-            .help("move the check before the first assignment, or compute what it needs with `let`");
+            .set_help("move the check before the first assignment, or compute what it needs with `let`");
         }
         let rule_ix = match self.rules.get(&rule.text) {
             Some(ix) => *ix,
@@ -587,7 +621,7 @@ impl Resolver {
         let checks = self.stmts(check_part, Place { in_checks: true, ..inner });
         let effects = self.effects(effect_part, inner);
         self.pop_scope(mark);
-        Branch { action, arg, actors, actor, guard, choices, checks, effects, span: b.span.clone() }
+        Branch { action, arg, actors, actor, guard, choices, checks, effects, span: b.span.clone(), window: false }
     }
 
     /// Effects see the names the checks bound, so they resolve in the same scope.
@@ -605,7 +639,7 @@ impl Resolver {
                     s.span.clone(),
                     "check after an effect",
                 )
-                .help("checks (`require`) must all come before the first assignment or call");
+                .set_help("checks (`require`) must all come before the first assignment or call");
                 continue;
             }
             dead = ends_block(s);
@@ -844,7 +878,7 @@ impl Resolver {
                     param.span.clone(),
                     "cards are read from the file this parameter names",
                 )
-                .help(format!("declare it: `param {}: file = \"cards.yaml\"`", param.text));
+                .set_help(format!("declare it: `param {}: file = \"cards.yaml\"`", param.text));
                 return None;
             }
         };
@@ -880,9 +914,13 @@ impl Resolver {
                 if program.kinds[k].by_code.insert(code.clone(), id).is_some() {
                     self.error(
                         codes::BAD_CARDS,
-                        format!("card code `{code}` is given twice in `{}`", decl.name.text),
+                        format!(
+                            "{} `{code}` is given twice in `{}`",
+                            if decl.plain { "code" } else { "card code" },
+                            decl.name.text
+                        ),
                         span,
-                        "second card with this code",
+                        &format!("second {} with this code", noun(decl)),
                     );
                 }
                 program.cards.push(CardInfo { kind: k as u16, code: Rc::from(code.as_str()), attrs });
@@ -913,7 +951,12 @@ impl Resolver {
                     if values.len() != fields {
                         return Err(Diag::new(
                             codes::BAD_CARDS,
-                            format!("card `{}` has {} value(s) for {fields} attribute(s)", code.text, values.len()),
+                            format!(
+                                "{} `{}` has {} value(s) for {fields} attribute(s)",
+                                noun(decl),
+                                code.text,
+                                values.len()
+                            ),
                         )
                         .label(code.span.clone(), "here"));
                     }
@@ -1078,4 +1121,9 @@ pub fn did_you_mean<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -
         .filter(|(d, c)| *d <= 2.max(c.len() / 3))
         .min()
         .map(|(_, c)| c)
+}
+
+/// What one value of a declared kind is called in messages.
+fn noun(decl: &ast::CardDecl) -> &'static str {
+    if decl.plain { "code" } else { "card" }
 }

@@ -140,6 +140,7 @@ impl Checker<'_> {
     fn named(&self, t: &T) -> String {
         match t {
             T::Enum(e) => format!("a `{}` value", self.prog.enums[*e as usize].name),
+            T::Card(k) => self.prog.kinds.get(*k as usize).map_or("a card".into(), |k| format!("a {}", k.noun())),
             other => other.words().to_string(),
         }
     }
@@ -191,7 +192,7 @@ impl Checker<'_> {
                 St::Call(_, args) => args.iter().for_each(|a| {
                     self.expr(a);
                 }),
-                St::Break | St::Continue | St::Again | St::Finish(_) | St::Settle => {}
+                St::Break | St::Continue | St::Again | St::Finish(_) | St::Settle | St::Open(_) => {}
             }
         }
     }
@@ -418,7 +419,7 @@ impl Checker<'_> {
                     None => {
                         let mut d = Diag::new(
                             codes::TYPE_MISMATCH,
-                            format!("cards of `{}` have no attribute `{name}`", kind.name),
+                            format!("{}s of `{}` have no attribute `{name}`", kind.noun(), kind.name),
                         )
                         .label(x.span.clone(), "no such attribute");
                         let names = kind.fields.iter().map(String::as_str).chain(["code"]);

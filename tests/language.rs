@@ -361,3 +361,173 @@ fn reading_every_item_pays_for_each() {
     let code = past.spec_errors.first().map(|d| d.code).unwrap_or_default();
     assert_eq!(code, "shinpan::spec::fuel", "{:?}", past.verdict);
 }
+
+/// Window records: after each move the table may tell it once, and (after an even move) give a
+/// bonus once; a pass closes both. `peek` is an ordinary record, open all the time. `open` is
+/// also a variable here: the word is not reserved.
+const WINDOWS: &str = r#"
+game windows
+players 2..2
+rule told "a told move is the move just made"
+action move: int 3..4
+action pass: null
+action tell: int 0..9
+action bonus: null
+action peek: null
+var moved = 0
+var tells = 0
+var bonuses = 0
+var open = 0
+scores zip_map(players, [tells * 100 + bonuses * 10 + open, 0])
+winners []
+
+window tell(n) by table choices [moved] {
+  require n == moved else told "the move was {moved}, not {n}"
+  tells += 1
+}
+
+window bonus(x) by table when moved % 2 == 0 {
+  bonuses += 1
+}
+
+always peek(x) by table {
+}
+
+flow {
+  loop {
+    choose {
+      move(n) by players[0] {
+        moved = n
+        open tell
+        open bonus
+      }
+      pass(x) by players[1] {
+        open += 1
+      }
+    }
+  }
+}
+"#;
+
+#[test]
+fn a_window_is_open_once_until_the_next_event_of_the_flow() {
+    let run = |events: &[&str]| {
+        let text: String = events.iter().map(|e| format!("  - {e}\n")).collect();
+        check_rules(WINDOWS, &text)
+    };
+    let (move4, tell4, bonus, pass, peek) = (
+        "{by: aki, move: 4}",
+        "{by: table, tell: 4}",
+        "{by: table, bonus: null}",
+        "{by: ben, pass: null}",
+        "{by: table, peek: null}",
+    );
+    // Each window once, in either order, with an ordinary record between.
+    let legal = run(&[move4, tell4, peek, bonus, pass]);
+    assert_eq!(
+        (legal.verdict, scores(&legal)),
+        (Verdict::Legal, "aki 111, ben 0".to_string()),
+        "{:?}",
+        legal.violations
+    );
+    let legal = run(&[move4, bonus, tell4, move4, tell4]);
+    assert_eq!(
+        (legal.verdict, scores(&legal)),
+        (Verdict::Legal, "aki 210, ben 0".to_string()),
+        "{:?}",
+        legal.violations
+    );
+    // Not before its `open`, not twice, not after the next event of the flow.
+    assert_eq!(first_violation(&run(&[tell4])), ("unexpected-action".into(), 0));
+    assert_eq!(first_violation(&run(&[move4, tell4, tell4])), ("unexpected-action".into(), 2));
+    assert_eq!(first_violation(&run(&[move4, pass, tell4])), ("unexpected-action".into(), 2));
+    assert_eq!(first_violation(&run(&[move4, pass, bonus])), ("unexpected-action".into(), 2));
+    // A window's own checks and guard still hold while it is open.
+    assert_eq!(first_violation(&run(&[move4, "{by: table, tell: 3}"])), ("told".into(), 1));
+    assert_eq!(first_violation(&run(&["{by: aki, move: 3}", bonus])), ("unexpected-action".into(), 1));
+    // The legal actions list an open window, and only while it is open.
+    let after_move = run(&[move4, "{by: aki, tell: 4}"]);
+    let legal_here = &after_move.violations[0].legal;
+    assert!(legal_here.iter().any(|l| l == "table tell 4"), "{legal_here:?}");
+    let after_tell = run(&[move4, tell4, "{by: aki, tell: 4}"]);
+    let legal_here = &after_tell.violations[0].legal;
+    assert!(!legal_here.iter().any(|l| l.contains("tell")), "{legal_here:?}");
+}
+
+#[test]
+fn only_an_action_with_a_window_can_be_opened() {
+    let lint = |rules: &str| shinpan::compile("windows.rules", rules).map(|_| ()).map_err(|d| d[0].message.clone());
+    assert_eq!(lint(WINDOWS), Ok(()));
+    let always = WINDOWS.replace("window tell(n)", "always tell(n)");
+    assert_eq!(lint(&always), Err("`tell` has no `window` record to open".into()));
+    let unknown = WINDOWS.replace("open tell", "open tells");
+    assert_eq!(lint(&unknown), Err("unknown action `tells`".into()));
+}
+
+/// Codes: a set of coded values with attributes that are not cards.
+const CODES: &str = r#"
+game codes
+players 2..2
+rule rising "a bid is higher than the last"
+rule kinds "a code is a code and a card a card"
+enum Suit { C, D }
+codes Bid(level: int 1..2, suit: Suit) {
+  each level in range(1, 2), suit in Suit
+  code level ++ suit
+}
+card Chip(value: int) {
+  "c1" (1)
+}
+action bid: Bid | "Pass"
+action chip: Chip
+var height = 0
+scores zip_map(players, [height, 0])
+winners []
+
+flow {
+  loop {
+    choose {
+      bid(b) by players[0] {
+        require kind_of(b) == "str" or kind_of(b) == "code" else kinds "{b} is a {kind_of(b)}"
+        if kind_of(b) == "code" {
+          require b.level * 2 + index_of(Suit, b.suit) > height else rising "{b} is not higher"
+        }
+        height = if kind_of(b) == "code" then b.level * 2 + index_of(Suit, b.suit) else height
+      }
+      chip(c) by players[0] {
+        require kind_of(c) == "card" else kinds "{c} is a {kind_of(c)}"
+      }
+    }
+  }
+}
+"#;
+
+#[test]
+fn codes_are_read_and_told_apart_from_cards() {
+    let report = check_rules(
+        CODES,
+        "  - {by: aki, bid: 1D}\n  - {by: aki, bid: Pass}\n  - {by: aki, chip: c1}\n  - {by: aki, bid: 2C}\n",
+    );
+    assert_eq!(
+        (report.verdict, scores(&report)),
+        (Verdict::Legal, "aki 4, ben 0".to_string()),
+        "{:?}",
+        report.violations
+    );
+    let low = check_rules(CODES, "  - {by: aki, bid: 1D}\n  - {by: aki, bid: 1C}\n");
+    assert_eq!(first_violation(&low), ("rising".into(), 1));
+    let unknown = check_rules(CODES, "  - {by: aki, bid: 3C}\n");
+    assert_eq!(unknown.verdict, Verdict::Malformed);
+    assert!(
+        unknown.errors[0].message.contains("expected a code of `Bid` or `Pass`, found `3C`"),
+        "{}",
+        unknown.errors[0].message
+    );
+    let lint = |rules: &str| shinpan::compile("codes.rules", rules).map(|_| ()).map_err(|d| d[0].message.clone());
+    let twice = CODES.replace("  code level ++ suit\n}", "  code level ++ suit\n  \"1C\" (1, Suit.C)\n}");
+    assert_eq!(lint(&twice), Err("code `1C` is given twice in `Bid`".into()));
+    let no_attribute = CODES.replace("b.level * 2 + index_of(Suit, b.suit) > height", "b.rank > height");
+    // A bid's type is known only when the game runs (the argument may be `Pass`).
+    let ran = check_rules(&no_attribute, "  - {by: aki, bid: 1D}\n");
+    assert_eq!(ran.spec_errors[0].message, "codes of `Bid` have no attribute `rank`");
+}

@@ -357,7 +357,7 @@ impl Machine<'_> {
                 if &**name == "code" {
                     return Ok(Value::Str(card.code.clone()));
                 }
-                Err(self.spec_error(&x.span, format!("cards of `{}` have no attribute `{name}`", kind.name)))
+                Err(self.spec_error(&x.span, format!("{}s of `{}` have no attribute `{name}`", kind.noun(), kind.name)))
             }
             Value::Map(_) => Ok(base.get(f).cloned().unwrap_or(Value::Null)),
             other => Err(self.spec_error(&x.span, format!("{} has no field `{name}`", other.type_name()))),
@@ -552,7 +552,15 @@ impl Machine<'_> {
                 }
                 Ok(Value::list(combinations(&items, k as usize).into_iter().map(Value::list).collect()))
             }
-            Builtin::KindOf => Ok(Value::str(self.eval(first, frame)?.type_name())),
+            Builtin::KindOf => {
+                let v = self.eval(first, frame)?;
+                Ok(Value::str(match v {
+                    Value::Card(c) => {
+                        self.card_kind(c).and_then(|k| self.prog.kinds.get(k as usize)).map_or("card", |k| k.noun())
+                    }
+                    other => other.type_name(),
+                }))
+            }
             Builtin::Join => {
                 let items = self.list(first, frame)?;
                 let Some(sep) = args.get(1) else { return Err(self.spec_error(&x.span, "missing argument".into())) };

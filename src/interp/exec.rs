@@ -72,6 +72,7 @@ impl<'p> Machine<'p> {
             St::Continue => return Ok(Ctl::Continue),
             St::Again => return Ok(Ctl::Again),
             St::Settle => self.settle()?,
+            St::Open(action) => self.open_windows[*action as usize] = true,
             St::Finish(now) => {
                 self.finished = true;
                 if *now {
@@ -320,12 +321,22 @@ impl<'p> Machine<'p> {
             return self.violate(rule, event, message, at, c, frame);
         }
         self.consume();
+        self.close_windows(branch, ambient);
         let ctl = if ambient {
             self.exec_block(&branch.effects, &mut own)?
         } else {
             self.exec_block(&branch.effects, frame)?
         };
         Ok(if ambient || ctl == Ctl::Again { Dispatch::Stay } else { Dispatch::Taken(ctl) })
+    }
+
+    /// A window closes when it is taken, and every window when an event of the flow is.
+    fn close_windows(&mut self, taken: &Branch, ambient: bool) {
+        if !ambient {
+            self.open_windows.fill(false);
+        } else if taken.window {
+            self.open_windows[taken.action as usize] = false;
+        }
     }
 
     fn consume(&mut self) {

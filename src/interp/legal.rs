@@ -54,6 +54,9 @@ impl<'p> Machine<'p> {
     }
 
     fn actors_if_open(&mut self, b: &Branch, frame: &mut Vec<Value>) -> Run<Option<Vec<Value>>> {
+        if b.window && !self.open_windows[b.action as usize] {
+            return Ok(None);
+        }
         if let Some(g) = &b.guard
             && !self.truth(g, frame)?
         {

@@ -125,6 +125,8 @@ pub struct Machine<'p> {
     kind_lists: Vec<Value>,
     /// Frames of finished helper calls, reused so that a call allocates nothing.
     spare_frames: Vec<Vec<Value>>,
+    /// For each action, whether its `window` records are open.
+    open_windows: Vec<bool>,
 }
 
 /// What running a whole game gives.
@@ -163,6 +165,7 @@ impl<'p> Machine<'p> {
             seat_list,
             kind_lists,
             spare_frames: vec![],
+            open_windows: vec![false; prog.actions.len()],
         }
     }
 

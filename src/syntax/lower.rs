@@ -34,6 +34,9 @@ fn is_keyword(rule: Rule) -> bool {
             | Rule::k_proc
             | Rule::k_check
             | Rule::k_always
+            | Rule::k_window
+            | Rule::k_open
+            | Rule::k_codes
             | Rule::k_due
             | Rule::k_from
             | Rule::k_file
@@ -183,6 +186,7 @@ fn item_into(p: P<'_>, spec: &mut Spec) -> R<()> {
             spec.dues.push(DueDecl { name: n, cond });
         }
         Rule::always_decl => spec.always.push(branch(next(&mut it, &at)?)?),
+        Rule::window_decl => spec.windows.push(branch(next(&mut it, &at)?)?),
         Rule::scores_decl => spec.scores = Some(expr(next(&mut it, &at)?)?),
         Rule::winners_decl => spec.winners = Some(expr(next(&mut it, &at)?)?),
         Rule::flow_decl => spec.flow = Some(block(next(&mut it, &at)?)?),
@@ -223,6 +227,7 @@ fn param<'a>(mut it: impl Iterator<Item = P<'a>>, at: &Span) -> R<ParamDecl> {
 }
 
 fn card<'a>(mut it: impl Iterator<Item = P<'a>>, at: &Span) -> R<CardDecl> {
+    let plain = next(&mut it, at)?.as_str() == "codes";
     let n = name(next(&mut it, at)?);
     let mut fields = vec![];
     let mut rows = vec![];
@@ -256,7 +261,7 @@ fn card<'a>(mut it: impl Iterator<Item = P<'a>>, at: &Span) -> R<CardDecl> {
         (None, Some(each)) => each,
         (None, None) => CardBody::Rows(rows),
     };
-    Ok(CardDecl { name: n, fields, when, body })
+    Ok(CardDecl { name: n, plain, fields, when, body })
 }
 
 fn card_from(p: P<'_>) -> R<CardBody> {
@@ -418,6 +423,7 @@ fn stmt(p: P<'_>) -> R<Stmt> {
         Rule::continue_stmt => StmtKind::Continue,
         Rule::again_stmt => StmtKind::Again,
         Rule::settle_stmt => StmtKind::Settle,
+        Rule::open_stmt => StmtKind::Open(name(next(&mut it, &at)?)),
         Rule::finish_stmt => StmtKind::Finish(it.any(|p| p.as_rule() == Rule::finish_now)),
         Rule::assign_stmt => {
             let lv = lvalue(next(&mut it, &at)?)?;

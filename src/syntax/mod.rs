@@ -52,12 +52,15 @@ const STATEMENT_WORDS: &[&str] = &[
     "param",
     "enum",
     "card",
+    "codes",
     "action",
     "var",
     "fn",
     "proc",
     "check",
     "always",
+    "window",
+    "open",
     "scores",
     "winners",
     "flow",
@@ -207,6 +210,7 @@ fn rule_name(rule: &Rule) -> String {
         return format!("`{word}`");
     }
     match rule {
+        Rule::card_word => "`card`, `codes`".into(),
         Rule::closing_brace => "`}`".into(),
         Rule::bracket | Rule::index => "`[`".into(),
         Rule::field => "`.`".into(),
