@@ -11,6 +11,7 @@
 #   RE='in core_float|in Decoder' scripts/mutants.sh   # only the mutants whose names match
 #   OUT=target/mutants-pool scripts/mutants.sh src/pool.rs   # results elsewhere (runs side by side)
 #   DIFF=changes.diff scripts/mutants.sh     # only the lines a diff changed (git diff BASE -- src)
+#   TESTS='bridge cli' scripts/mutants.sh 'src/import/*.rs'   # only these test files and the unit tests
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v cargo-mutants >/dev/null || cargo install cargo-mutants --locked
@@ -29,5 +30,11 @@ if [ -n "${DIFF:-}" ]; then
 fi
 if [ -n "${SHARD:-}" ]; then
     args+=(--shard "$SHARD")
+fi
+if [ -n "${TESTS:-}" ]; then
+    args+=(-- --lib)
+    for t in $TESTS; do
+        args+=(--test "$t")
+    done
 fi
 exec cargo mutants "${args[@]}"
