@@ -128,6 +128,19 @@ pub struct Report {
 }
 
 impl Report {
+    /// The verdict of a transcript that is line `line` of a stream: its lines are the
+    /// stream's (a transcript of a stream is one line).
+    pub fn on_stream_line(mut self, line: usize) -> Report {
+        let shift = line.saturating_sub(1);
+        for v in &mut self.violations {
+            v.line += shift;
+        }
+        for e in &mut self.errors {
+            e.line = e.line.map(|l| l + shift);
+        }
+        self
+    }
+
     /// The verdict for a path that could not be read as a transcript (or whose checking
     /// failed inside shinpan): malformed, with the reason.
     pub fn unreadable(file: &str, message: impl Into<String>) -> Report {
@@ -167,6 +180,9 @@ pub struct Checker {
     pub builtin_only: bool,
     /// Programs with the cards of their data files, by program and files.
     pooled: HashMap<String, Rc<Program>>,
+    /// Parameters given on the command line (`--variant key=value`): over every transcript's
+    /// own `variant`.
+    pub variant: Vec<(String, Yaml)>,
 }
 
 impl Checker {
@@ -180,7 +196,13 @@ impl Checker {
                 r
             }
         });
-        Checker { programs: HashMap::new(), pooled: HashMap::new(), rules_override, builtin_only: false }
+        Checker {
+            programs: HashMap::new(),
+            pooled: HashMap::new(),
+            rules_override,
+            builtin_only: false,
+            variant: vec![],
+        }
     }
 
     pub fn check_path(&mut self, path: &Path) -> Report {
@@ -235,7 +257,7 @@ impl Checker {
     pub fn check_text(&mut self, file: &str, text: String, base: &Path) -> Report {
         let text = Rc::new(text);
         let raw = match read(&text) {
-            Ok(raw) => raw,
+            Ok(raw) => with_variant(raw, &self.variant),
             Err(e) => {
                 let m = Malformed { message: e.message, line: e.line, event: None, span: e.span };
                 return Report::malformed(file, text, None, vec![m]);
@@ -447,4 +469,28 @@ fn report(
         board: None,
         room: None,
     }
+}
+
+/// The transcript's `variant` with the command line's parameters put over it (a key given on
+/// both is the command line's).
+fn with_variant(
+    mut raw: crate::transcript::RawTranscript,
+    given: &[(String, Yaml)],
+) -> crate::transcript::RawTranscript {
+    if given.is_empty() {
+        return raw;
+    }
+    let (mut entries, line, span) = match raw.variant.take() {
+        Some(crate::transcript::Located { value: Yaml::Map(m), line, span }) => (m, line, span),
+        Some(other) if other.value != Yaml::Null => {
+            raw.variant = Some(other);
+            return raw;
+        }
+        Some(located) => (vec![], located.line, located.span),
+        None => (vec![], 0, 0..0),
+    };
+    entries.retain(|(k, _)| !given.iter().any(|(name, _)| matches!(k, Yaml::Str(s) if s == name)));
+    entries.extend(given.iter().map(|(name, value)| (Yaml::Str(name.clone()), value.clone())));
+    raw.variant = Some(crate::transcript::Located { value: Yaml::Map(entries), line, span });
+    raw
 }

@@ -1,12 +1,13 @@
 //! The `shinpan` command: arguments in, reports out, exit code per the contract.
 
-use std::io::{IsTerminal, Write};
+use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
 use shinpan::check::{Checker, Report, Verdict};
+use shinpan::transcript::Yaml;
 use shinpan::{diag, render};
 
 #[derive(Parser)]
@@ -40,8 +41,20 @@ enum Command {
         /// check uploaded games)
         #[arg(long)]
         only_builtin_rules: bool,
-        /// Transcript files, or directories searched for them
-        #[arg(required = true)]
+        /// A parameter over every transcript's `variant`, the value read as YAML
+        /// (`--variant hand_size=9`); repeat for more
+        #[arg(long, value_name = "KEY=VALUE", value_parser = parse_variant)]
+        variant: Vec<(String, Yaml)>,
+        /// Also check the paths listed in FILE, one per line (`-`: standard input)
+        #[arg(long, value_name = "FILE")]
+        files_from: Option<PathBuf>,
+        /// Read JSON Lines: each line of each path (`-`: standard input) is one transcript, and
+        /// its verdict line is written as soon as it is judged
+        #[arg(long)]
+        stream: bool,
+        /// Transcript files, or directories searched for them; `-` reads one transcript from
+        /// standard input
+        #[arg(required_unless_present = "files_from")]
         paths: Vec<PathBuf>,
     },
     /// Write each deal of record files (*.pbn, *.lin) as a transcript `OUT/<file>-<NNNN>.yaml`
@@ -76,6 +89,10 @@ enum Command {
         /// Stop after this many events
         #[arg(long, default_value_t = 100_000)]
         max_events: usize,
+        /// A parameter of the game, the value read as YAML (`--variant hand_size=9`); repeat
+        /// for more. The transcript records it under `variant`.
+        #[arg(long, value_name = "KEY=VALUE", value_parser = parse_variant)]
+        variant: Vec<(String, Yaml)>,
     },
 }
 
@@ -119,13 +136,30 @@ fn run() -> u8 {
         }
     };
     match cli.command {
-        Command::Check { format, rules, jobs, only_builtin_rules, paths } => {
-            check(format, Setup { rules, builtin_only: only_builtin_rules }, jobs, &paths)
+        Command::Check { format, rules, jobs, only_builtin_rules, variant, files_from, stream, paths } => {
+            let setup = Setup { rules, builtin_only: only_builtin_rules, variant };
+            let paths = match with_listed(paths, files_from.as_deref()) {
+                Ok(paths) => paths,
+                Err(why) => {
+                    eprintln!("shinpan: {why}");
+                    return USAGE;
+                }
+            };
+            if stream {
+                if format == Some(Format::Human) {
+                    eprintln!("shinpan: --stream writes JSON Lines; it cannot be used with --format human");
+                    return USAGE;
+                }
+                return check_stream(&setup, &paths);
+            }
+            check(format, setup, jobs, &paths)
         }
         Command::Lint { paths } => lint(&paths),
         Command::Rules => list_rules(),
         Command::Import { paths, out } => import(&paths, &out),
-        Command::Play { rules, players, seed, max_events } => play(&rules, players, seed, max_events),
+        Command::Play { rules, players, seed, max_events, variant } => {
+            play(&rules, players, seed, max_events, &variant)
+        }
     }
 }
 
@@ -134,20 +168,54 @@ fn run() -> u8 {
 struct Setup {
     rules: Option<String>,
     builtin_only: bool,
+    variant: Vec<(String, Yaml)>,
 }
 
 impl Setup {
     fn checker(&self) -> Checker {
         let mut checker = Checker::new(self.rules.clone());
         checker.builtin_only = self.builtin_only;
+        checker.variant = self.variant.clone();
         checker
     }
+}
+
+/// `KEY=VALUE`, the value read as YAML (so `9` is a number and `[1, 2]` a list).
+fn parse_variant(text: &str) -> Result<(String, Yaml), String> {
+    let Some((key, value)) = text.split_once('=') else {
+        return Err(format!("`{text}` is not KEY=VALUE"));
+    };
+    let value = shinpan::transcript::parse_value(value).map_err(|e| format!("the value of `{key}`: {}", e.message))?;
+    Ok((key.trim().to_string(), value))
+}
+
+/// Whether to colour: on a terminal, unless `NO_COLOR` is set (no-color.org).
+fn color() -> bool {
+    std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+}
+
+/// The paths given, then those listed in `list` (one per line; `-` is standard input).
+/// Standard input can be read once: as the list or as a transcript, not both.
+fn with_listed(mut paths: Vec<PathBuf>, list: Option<&Path>) -> Result<Vec<PathBuf>, String> {
+    let Some(list) = list else { return Ok(paths) };
+    let text = if list == Path::new("-") {
+        if paths.iter().any(|p| p == Path::new("-")) {
+            return Err("standard input is read once: as the list of paths or as a transcript, not both".into());
+        }
+        std::io::read_to_string(std::io::stdin())
+            .map_err(|e| format!("cannot read the list of paths: {}", shinpan::check::io_words(&e)))?
+    } else {
+        std::fs::read_to_string(list)
+            .map_err(|e| format!("cannot read {}: {}", list.display(), shinpan::check::io_words(&e)))?
+    };
+    paths.extend(text.lines().map(|l| l.trim_end_matches('\r')).filter(|l| !l.is_empty()).map(PathBuf::from));
+    Ok(paths)
 }
 
 fn check(format: Option<Format>, setup: Setup, jobs: Option<usize>, paths: &[PathBuf]) -> u8 {
     let format = format.unwrap_or(if std::io::stdout().is_terminal() { Format::Human } else { Format::Json });
     let inputs = transcript_inputs(paths);
-    let color = std::io::stdout().is_terminal();
+    let color = color();
     let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let jobs = jobs.clamp(1, inputs.len().clamp(1, MAX_JOBS));
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
@@ -180,16 +248,18 @@ fn check(format: Option<Format>, setup: Setup, jobs: Option<usize>, paths: &[Pat
     }
 }
 
-/// A path to check, or why it cannot be read (it still gets a verdict, in its place).
+/// A path to check, or why it cannot be read (it still gets a verdict, in its place), or a
+/// transcript already read (from standard input, or one line of a stream).
 enum Input {
     File(PathBuf),
     Unreadable(PathBuf, String),
+    Text { name: PathBuf, text: String, line: usize },
 }
 
 impl Input {
     fn path(&self) -> &Path {
         match self {
-            Input::File(p) | Input::Unreadable(p, _) => p,
+            Input::File(p) | Input::Unreadable(p, _) | Input::Text { name: p, .. } => p,
         }
     }
 }
@@ -208,6 +278,10 @@ fn judge(
             Input::File(path) if shinpan::import::is_record(path) => checker.check_record(path),
             Input::File(path) => vec![checker.check_path(path)],
             Input::Unreadable(_, why) => vec![Report::unreadable(&file, why.clone())],
+            // Relative rules paths are taken from the working directory.
+            Input::Text { text, line, .. } => {
+                vec![checker.check_text(&file, text.clone(), Path::new("")).on_stream_line(*line)]
+            }
         };
         // A record file holds many deals: one verdict each, in the file's order.
         let rendered: Vec<(u8, String)> = reports.iter().map(render).collect();
@@ -318,6 +392,10 @@ fn transcript_inputs(paths: &[PathBuf]) -> Vec<Input> {
     let mut seen = std::collections::HashSet::new();
     let mut inputs = vec![];
     for p in paths {
+        if p == Path::new("-") {
+            inputs.push(stdin_transcript());
+            continue;
+        }
         match std::fs::metadata(p) {
             Ok(meta) if meta.is_dir() => {
                 let mut found = vec![];
@@ -330,6 +408,119 @@ fn transcript_inputs(paths: &[PathBuf]) -> Vec<Input> {
         }
     }
     inputs
+}
+
+/// The transcript on standard input, read whole (up to the size a transcript file may have).
+fn stdin_transcript() -> Input {
+    let name = PathBuf::from("-");
+    let mut bytes = vec![];
+    let limit = shinpan::check::MAX_FILE_BYTES;
+    if let Err(e) = std::io::stdin().lock().take(limit + 1).read_to_end(&mut bytes) {
+        return Input::Unreadable(name, format!("cannot read standard input: {}", shinpan::check::io_words(&e)));
+    }
+    if bytes.len() as u64 > limit {
+        return Input::Unreadable(name, format!("standard input holds more than {} MiB", limit / (1024 * 1024)));
+    }
+    match String::from_utf8(bytes) {
+        Ok(text) => Input::Text { name, text, line: 1 },
+        Err(_) => Input::Unreadable(name, "standard input is not UTF-8 text".into()),
+    }
+}
+
+/// `--stream`: each line of each path is one transcript (JSON, or YAML on one line); each
+/// verdict line is written and flushed before the next line is read, so a long-lived process
+/// can serve a pipe. Blank lines are skipped; a line that cannot be read gets its own
+/// malformed verdict and the next line is still judged. One thread: the order is the input's.
+fn check_stream(setup: &Setup, paths: &[PathBuf]) -> u8 {
+    let mut checker = setup.checker();
+    let mut out = std::io::stdout().lock();
+    let mut worst = 0;
+    let render = |r: &Report| render_one(r, Format::Json, false);
+    for path in paths {
+        let reader: Box<dyn std::io::BufRead> = if path == Path::new("-") {
+            Box::new(std::io::stdin().lock())
+        } else {
+            match std::fs::File::open(path) {
+                Ok(f) => Box::new(std::io::BufReader::new(f)),
+                Err(e) => {
+                    let (code, text) =
+                        render(&Report::unreadable(&path.display().to_string(), shinpan::check::io_words(&e)));
+                    worst = worst.max(code);
+                    if writeln!(out, "{text}").and_then(|()| out.flush()).is_err() {
+                        return WRITE_FAILED;
+                    }
+                    continue;
+                }
+            }
+        };
+        match stream_lines(reader, path, &mut checker, setup, &render, &mut out) {
+            Ok(code) => worst = worst.max(code),
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return WRITE_FAILED,
+            Err(e) => {
+                eprintln!("shinpan: {}: {}", path.display(), shinpan::check::io_words(&e));
+                return WRITE_FAILED;
+            }
+        }
+    }
+    worst
+}
+
+/// Judges every line of one stream; an error is the output's (or the input's) failing.
+fn stream_lines(
+    mut reader: Box<dyn std::io::BufRead>,
+    path: &Path,
+    checker: &mut Checker,
+    setup: &Setup,
+    render: &dyn Fn(&Report) -> (u8, String),
+    out: &mut impl Write,
+) -> std::io::Result<u8> {
+    let limit = usize::try_from(shinpan::check::MAX_FILE_BYTES).unwrap_or(usize::MAX);
+    let mut worst = 0;
+    let mut buf = vec![];
+    let mut number = 0;
+    while let Some(too_long) = read_line_bounded(&mut reader, &mut buf, limit)? {
+        number += 1;
+        let name = PathBuf::from(format!("{}#{number}", path.display()));
+        let input = match std::str::from_utf8(&buf) {
+            _ if too_long => Input::Unreadable(name, format!("line {number} is longer than {limit} bytes")),
+            Ok(text) if text.trim().is_empty() => continue,
+            Ok(text) => Input::Text { name, text: text.to_string(), line: number },
+            Err(_) => Input::Unreadable(name, format!("line {number} is not UTF-8 text")),
+        };
+        let (code, text) = judge(checker, setup, &input, render);
+        worst = worst.max(code);
+        writeln!(out, "{text}")?;
+        out.flush()?;
+    }
+    Ok(worst)
+}
+
+/// Reads one line, without its end, into `buf`, keeping at most `max` bytes of it (the rest
+/// is skipped, so a huge line costs no memory). `None` at the end of the input; else whether
+/// the line was longer than `max`.
+fn read_line_bounded(r: &mut dyn std::io::BufRead, buf: &mut Vec<u8>, max: usize) -> std::io::Result<Option<bool>> {
+    buf.clear();
+    let (mut any, mut too_long) = (false, false);
+    loop {
+        let chunk = r.fill_buf()?;
+        if chunk.is_empty() {
+            return Ok(any.then_some(too_long));
+        }
+        any = true;
+        let end = chunk.iter().position(|&b| b == b'\n');
+        let part = &chunk[..end.unwrap_or(chunk.len())];
+        let room = max.saturating_sub(buf.len());
+        too_long |= part.len() > room;
+        buf.extend_from_slice(&part[..part.len().min(room)]);
+        let used = end.map_or(chunk.len(), |e| e + 1);
+        r.consume(used);
+        if end.is_some() {
+            if buf.last() == Some(&b'\r') {
+                buf.pop();
+            }
+            return Ok(Some(too_long));
+        }
+    }
 }
 
 /// The files under `dir` that `keep` accepts. A directory reached twice (through links) is
@@ -387,6 +578,7 @@ fn lint(paths: &[PathBuf]) -> u8 {
         let text = match input {
             Input::File(path) => shinpan::check::read_rules(path),
             Input::Unreadable(_, why) => Err(why.clone()),
+            Input::Text { text, .. } => Ok(text.clone()),
         };
         let text = match text {
             Ok(t) => t,
@@ -406,7 +598,7 @@ fn lint(paths: &[PathBuf]) -> u8 {
             Ok(Err(diags)) => {
                 worst = 2;
                 for d in diags {
-                    say(&diag::render_fancy(&d, std::io::stdout().is_terminal()));
+                    say(&diag::render_fancy(&d, color()));
                 }
             }
             Err(_) => worst = 2,
@@ -464,7 +656,7 @@ fn list_rules() -> u8 {
     0
 }
 
-fn play(rules: &str, players: Option<usize>, seed: u64, max_events: usize) -> u8 {
+fn play(rules: &str, players: Option<usize>, seed: u64, max_events: usize, variant: &[(String, Yaml)]) -> u8 {
     let mut checker = Checker::new(None);
     let program = match checker.program(rules, Path::new(".")) {
         Ok(p) => p,
@@ -490,10 +682,21 @@ fn play(rules: &str, players: Option<usize>, seed: u64, max_events: usize) -> u8
             return USAGE;
         }
     };
-    match shinpan::play::playout(&program, players, seed, max_events) {
+    // A rules file is named by its absolute path, so the transcript checks again wherever it
+    // is saved; a built-in by its name.
+    let written = match shinpan::specs::builtin(rules) {
+        Some(_) => rules.to_string(),
+        None => std::path::absolute(rules).map_or_else(|_| rules.to_string(), |p| p.display().to_string()),
+    };
+    match shinpan::play::playout_with(&program, players, variant, seed, max_events) {
         Ok(p) => {
-            say(&shinpan::play::transcript_text(&program, &p));
+            say(&shinpan::play::transcript_text_for(&written, variant, &program, &p));
             0
+        }
+        // The players and parameters are the command line's: a bad one is bad usage.
+        Err(d) if d.code == shinpan::codes::MALFORMED => {
+            eprintln!("shinpan: {}", d.message);
+            USAGE
         }
         Err(d) => {
             eprint!("{}", diag::render_plain(&d));
@@ -510,7 +713,7 @@ mod tests {
     #[test]
     #[allow(clippy::panic, reason = "the panic is what is tested")]
     fn a_panic_becomes_the_verdict_of_its_file() {
-        let setup = Setup { rules: None, builtin_only: false };
+        let setup = Setup { rules: None, builtin_only: false, variant: vec![] };
         let mut checker = setup.checker();
         // The first legal game of the demo (a legal verdict is what the render below panics on).
         let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/demo");

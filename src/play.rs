@@ -25,7 +25,19 @@ pub struct Playout {
 
 /// Plays one random game with default parameters.
 pub fn playout(prog: &Program, players: usize, seed: u64, max_events: usize) -> Result<Playout, Diag> {
-    let game = default_game(prog, players)?;
+    playout_with(prog, players, &[], seed, max_events)
+}
+
+/// Plays one random game with these parameters over the defaults (as a transcript's
+/// `variant` gives them).
+pub fn playout_with(
+    prog: &Program,
+    players: usize,
+    variant: &[(String, Yaml)],
+    seed: u64,
+    max_events: usize,
+) -> Result<Playout, Diag> {
+    let game = game_with(prog, players, variant)?;
     let source = Source::Random { rng: Rng::new(seed), limit: max_events, made: vec![] };
     let mut machine = Machine::new(prog, game.players.clone(), game.params, source);
     let outcome = machine.run()?;
@@ -38,8 +50,19 @@ pub fn playout(prog: &Program, players: usize, seed: u64, max_events: usize) -> 
 
 /// A playout as a transcript (YAML in JSON flow style, one event a line).
 pub fn transcript_text(prog: &Program, p: &Playout) -> String {
+    transcript_text_for(&prog.name, &[], prog, p)
+}
+
+/// A playout as a transcript that names its rules as `rules` (a built-in name or a path that
+/// finds the file again) and records its parameters under `variant`.
+pub fn transcript_text_for(rules: &str, variant: &[(String, Yaml)], prog: &Program, p: &Playout) -> String {
     let players: Vec<Json> = p.players.iter().map(|n| json!(n)).collect();
-    let mut out = format!("rules: {}\nplayers: {}\nevents:\n", json!(prog.name), Json::Array(players));
+    let mut out = format!("rules: {}\nplayers: {}\n", json!(rules), Json::Array(players));
+    if !variant.is_empty() {
+        let given: serde_json::Map<String, Json> = variant.iter().map(|(k, v)| (k.clone(), yaml_json(v))).collect();
+        out.push_str(&format!("variant: {}\n", Json::Object(given)));
+    }
+    out.push_str("events:\n");
     for e in &p.events {
         out.push_str(&format!("  - {}\n", event_json(prog, &p.players, e)));
     }
@@ -72,15 +95,52 @@ pub fn legal_after(
 
 /// Default parameters for a game of these players.
 pub fn default_game(prog: &Program, players: usize) -> Result<decode::Game, Diag> {
+    game_with(prog, players, &[])
+}
+
+/// The players a playout names, and the parameters: `variant` over the defaults.
+fn game_with(prog: &Program, players: usize, variant: &[(String, Yaml)]) -> Result<decode::Game, Diag> {
     let names: Vec<Yaml> = match &prog.seats {
         Some(seats) => seats.iter().map(|s| Yaml::Str(s.clone())).collect(),
         None => default_names(players),
     };
     let players = crate::transcript::Located { value: Yaml::Seq(names), line: 0, span: 0..0 };
-    let raw =
-        crate::transcript::RawTranscript { players: Some(players), events: Some(Ok(vec![])), ..Default::default() };
+    let given = Yaml::Map(variant.iter().map(|(k, v)| (Yaml::Str(k.clone()), v.clone())).collect());
+    let variant = Some(crate::transcript::Located { value: given, line: 0, span: 0..0 });
+    let raw = crate::transcript::RawTranscript {
+        players: Some(players),
+        variant,
+        events: Some(Ok(vec![])),
+        ..Default::default()
+    };
     decode::decode(prog, &raw)
         .map_err(|e| Diag::new(crate::codes::MALFORMED, e.first().map_or(String::new(), |m| m.message.clone())))
+}
+
+/// A YAML value as JSON, for writing it into a transcript.
+fn yaml_json(y: &Yaml) -> Json {
+    match y {
+        Yaml::Null => Json::Null,
+        Yaml::Bool(b) => json!(b),
+        Yaml::Int(i) => json!(i),
+        Yaml::Float(f) => json!(f),
+        Yaml::Str(s) => json!(s),
+        Yaml::Seq(items) => Json::Array(items.iter().map(yaml_json).collect()),
+        Yaml::Map(entries) => Json::Object(
+            entries
+                .iter()
+                .map(|(k, v)| {
+                    (
+                        match k {
+                            Yaml::Str(s) => s.clone(),
+                            other => yaml_json(other).to_string(),
+                        },
+                        yaml_json(v),
+                    )
+                })
+                .collect(),
+        ),
+    }
 }
 
 /// aki, ben, chie, ...: names for a game that does not fix its players' names.

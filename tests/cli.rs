@@ -183,3 +183,179 @@ fn a_pbn_match_file_is_checked_deal_by_deal() {
     let (code, _, err) = shinpan(&["import", "fixtures/records/messy.pbn", "--out", "/dev/null/x"]);
     assert_eq!(code, 74, "{err}");
 }
+
+/// Runs shinpan with `input` on standard input.
+fn shinpan_with_input(args: &[&str], input: &str) -> (i32, String, String) {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_shinpan"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // A run that stops early (bad usage) may not read its input: the pipe may close first.
+    let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn verdicts(out: &str) -> Vec<serde_json::Value> {
+    out.lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+}
+
+#[test]
+fn a_transcript_on_standard_input() {
+    let text = std::fs::read_to_string("fixtures/hangover/must-follow.yaml").unwrap();
+    let (code, out, _) = shinpan_with_input(&["check", "--format", "json", "-"], &text);
+    assert_eq!(code, 1);
+    let v = &verdicts(&out)[0];
+    assert_eq!((v["file"].as_str(), v["verdict"].as_str()), (Some("-"), Some("illegal")));
+    assert_eq!(v["violations"][0]["line"], 15);
+    let (code, out, _) = shinpan_with_input(&["check", "--format", "json", "-"], "rules: [");
+    assert_eq!((code, verdicts(&out)[0]["verdict"].as_str()), (2, Some("malformed")));
+}
+
+#[test]
+fn a_stream_gets_one_verdict_per_line_and_a_bad_line_its_own() {
+    let game = |events: &str| format!(r#"{{"rules": "hangover", "players": ["a", "b", "c"], "events": [{events}]}}"#);
+    let input = [
+        game(""),
+        String::new(),
+        r#"{"rules": "hangover", "players": [a, b"#.to_string(),
+        game(r#"{"by": "a", "play": "R1"}"#),
+        "\u{fe}\u{ff}not json at all: [".to_string(),
+        game(""),
+    ]
+    .join("\n");
+    let (code, out, err) = shinpan_with_input(&["check", "--stream", "-"], &input);
+    assert_eq!(code, 2, "{err}");
+    let v = verdicts(&out);
+    let seen: Vec<(&str, &str)> =
+        v.iter().map(|v| (v["file"].as_str().unwrap(), v["verdict"].as_str().unwrap())).collect();
+    // The blank line 2 gets no verdict; every other line gets its own, in order.
+    assert_eq!(
+        seen,
+        [("-#1", "legal"), ("-#3", "malformed"), ("-#4", "illegal"), ("-#5", "malformed"), ("-#6", "legal")]
+    );
+    assert_eq!(v[1]["errors"][0]["line"], 3);
+    assert_eq!(v[2]["violations"][0]["line"], 4);
+    // From a file too, its lines named by the file.
+    let dir = std::env::temp_dir().join(format!("shinpan-stream-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("games.jsonl");
+    std::fs::write(&path, format!("{}\n{}\n", game(""), game(r#"{"by": "a", "play": "R1"}"#))).unwrap();
+    let (code, out, _) = shinpan(&["check", "--stream", path.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert_eq!(verdicts(&out)[1]["file"].as_str().unwrap(), format!("{}#2", path.display()));
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(shinpan(&["check", "--stream", "--format", "human", "-"]).0, 64);
+}
+
+/// A long-lived process answers each line before the next one is written.
+#[test]
+fn a_stream_answers_each_line_as_it_comes() {
+    use std::io::{BufRead, Write};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_shinpan"))
+        .args(["check", "--stream", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    let mut output = std::io::BufReader::new(child.stdout.take().unwrap());
+    for n in 1..=3 {
+        writeln!(input, r#"{{"rules": "hangover", "players": ["a", "b", "c"], "events": []}}"#).unwrap();
+        input.flush().unwrap();
+        let mut line = String::new();
+        output.read_line(&mut line).unwrap();
+        let v: serde_json::Value = serde_json::from_str(&line).unwrap();
+        assert_eq!(v["file"].as_str().unwrap(), format!("-#{n}"));
+    }
+    drop(input);
+    assert_eq!(child.wait().unwrap().code(), Some(0));
+}
+
+#[test]
+fn paths_listed_in_a_file_or_on_standard_input() {
+    let list = "fixtures/hangover/legal-annotated.yaml\r\n\nfixtures/hangover/must-follow.yaml\n";
+    let (code, out, _) = shinpan_with_input(&["check", "--format", "json", "--files-from", "-"], list);
+    assert_eq!(code, 1);
+    let files: Vec<String> = verdicts(&out).iter().map(|v| v["file"].as_str().unwrap().to_string()).collect();
+    assert_eq!(files, ["fixtures/hangover/legal-annotated.yaml", "fixtures/hangover/must-follow.yaml"]);
+    // Standard input is read once.
+    let (code, _, err) = shinpan_with_input(&["check", "--files-from", "-", "-"], list);
+    assert_eq!(code, 64, "{err}");
+    assert_eq!(shinpan(&["check", "--files-from", "no/such/list"]).0, 64);
+}
+
+#[test]
+fn a_variant_on_the_command_line() {
+    // The annotated game deals 3 cards a hand (`variant: {hand_size: 3}`); with 4 its deal is short.
+    let (code, out, _) =
+        shinpan(&["check", "--format", "json", "--variant", "hand_size=4", "fixtures/hangover/legal-annotated.yaml"]);
+    assert_eq!(code, 1, "{out}");
+    assert_eq!(verdicts(&out)[0]["violations"][0]["rule"], "bad-deal");
+    let (code, out, _) =
+        shinpan(&["check", "--format", "json", "--variant", "hand_sise=4", "fixtures/hangover/legal-annotated.yaml"]);
+    assert_eq!(code, 2);
+    let message = verdicts(&out)[0]["errors"][0]["message"].as_str().unwrap().to_string();
+    assert!(message.contains("did you mean `hand_size`"), "{message}");
+    assert_eq!(shinpan(&["check", "--variant", "hand_size", "fixtures/hangover/legal-annotated.yaml"]).0, 64);
+    // `play` records its variant, and the game it writes checks legal under it.
+    let (code, game, _) =
+        shinpan(&["play", "--rules", "hangover", "--players", "3", "--variant", "hand_size=4", "--seed", "5"]);
+    assert_eq!(code, 0);
+    assert!(game.contains("variant: {\"hand_size\":4}"), "{game}");
+    let (code, out, _) = shinpan_with_input(&["check", "--format", "json", "-"], &game);
+    assert_eq!((code, verdicts(&out)[0]["verdict"].as_str()), (0, Some("legal")), "{out}");
+    assert_eq!(shinpan(&["play", "--rules", "hangover", "--players", "3", "--variant", "hand_size=99"]).0, 64);
+}
+
+#[test]
+fn play_with_a_rules_file_writes_a_transcript_that_checks_again() {
+    let dir = std::env::temp_dir().join(format!("shinpan-play-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("elsewhere")).unwrap();
+    std::fs::copy("specs/hangover.rules", dir.join("house.rules")).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_shinpan"))
+        .args(["play", "--rules", "house.rules", "--players", "4", "--seed", "3"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let saved = dir.join("elsewhere/game.yaml");
+    std::fs::write(&saved, &out.stdout).unwrap();
+    let (code, out, _) = shinpan(&["check", "--format", "json", saved.to_str().unwrap()]);
+    assert_eq!((code, verdicts(&out)[0]["verdict"].as_str()), (0, Some("legal")), "{out}");
+    std::fs::remove_dir_all(&dir).unwrap();
+    // Too many players for the game is bad usage.
+    let (code, _, err) = shinpan(&["play", "--rules", "hangover", "--players", "7"]);
+    assert_eq!(code, 64);
+    assert!(err.contains("is for 3 to 5 players, not 7"), "{err}");
+}
+
+/// On a terminal the human output is coloured, unless `NO_COLOR` is set. `script` (util-linux)
+/// gives the run a terminal.
+#[test]
+fn no_color_is_respected_on_a_terminal() {
+    let run = |no_color: Option<&str>| {
+        let command = format!("{} check fixtures/hangover/must-follow.yaml", env!("CARGO_BIN_EXE_shinpan"));
+        let mut script = Command::new("script");
+        script.args(["-qec", &command, "/dev/null"]).current_dir(env!("CARGO_MANIFEST_DIR")).env_remove("NO_COLOR");
+        if let Some(value) = no_color {
+            script.env("NO_COLOR", value);
+        }
+        String::from_utf8_lossy(&script.output().expect("`script` (util-linux) runs").stdout).into_owned()
+    };
+    let coloured = run(None);
+    assert!(coloured.contains("\u{1b}[") && coloured.contains("must-follow"), "{coloured}");
+    let plain = run(Some("1"));
+    assert!(!plain.contains("\u{1b}[") && plain.contains("must-follow"), "{plain}");
+    // An empty NO_COLOR does not count (no-color.org).
+    assert!(run(Some("")).contains("\u{1b}["));
+}
