@@ -8,7 +8,7 @@ use crate::decode::{Envelope, Malformed, envelope, events};
 use crate::diag::Diag;
 use crate::interp::{Machine, Outcome, Source};
 use crate::program::Program;
-use crate::transcript::{Yaml, read};
+use crate::transcript::{Problem, Yaml, read};
 use crate::value::Value;
 
 /// Largest transcript file read; larger ones are malformed rather than a memory hazard.
@@ -21,34 +21,35 @@ pub const MAX_RULES_BYTES: u64 = 4 * 1024 * 1024;
 
 /// Reads a rules file, refusing one too large to be a rules file.
 pub fn read_rules(path: &Path) -> Result<String, String> {
-    read_text(path, MAX_RULES_BYTES)
+    read_text(path, MAX_RULES_BYTES).map_err(|(_, m)| m)
 }
 
 /// Reads a data file (a card pool), refusing one larger than `max` bytes.
 pub fn read_data(path: &Path, max: u64) -> Result<String, String> {
-    read_text(path, max)
+    read_text(path, max).map_err(|(_, m)| m)
 }
 
 /// Reads a UTF-8 text file of at most `max` bytes. Only regular files are read: a FIFO would
 /// block and a device (`/dev/zero`) would never end. The size is checked as the file is read,
 /// not only as its metadata says.
-fn read_text(path: &Path, max: u64) -> Result<String, String> {
+fn read_text(path: &Path, max: u64) -> Result<String, (Problem, String)> {
     use std::io::Read;
-    let meta = std::fs::metadata(path).map_err(|e| io_words(&e))?;
+    let unreadable = |e: std::io::Error| (Problem::Unreadable, io_words(&e));
+    let meta = std::fs::metadata(path).map_err(unreadable)?;
     if !meta.is_file() {
-        return Err(format!("{} is not a regular file", kind_of_file(&meta)));
+        return Err((Problem::Unreadable, format!("{} is not a regular file", kind_of_file(&meta))));
     }
-    let too_large = || format!("the file is larger than {} MiB", max / (1024 * 1024));
+    let too_large = || (Problem::TooLarge, format!("the file is larger than {} MiB", max / (1024 * 1024)));
     if meta.len() > max {
         return Err(too_large());
     }
-    let file = std::fs::File::open(path).map_err(|e| io_words(&e))?;
+    let file = std::fs::File::open(path).map_err(unreadable)?;
     let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
-    file.take(max + 1).read_to_end(&mut bytes).map_err(|e| io_words(&e))?;
+    file.take(max + 1).read_to_end(&mut bytes).map_err(unreadable)?;
     if bytes.len() as u64 > max {
         return Err(too_large());
     }
-    String::from_utf8(bytes).map_err(|_| "the file is not UTF-8 text".to_string())
+    String::from_utf8(bytes).map_err(|_| (Problem::Unreadable, "the file is not UTF-8 text".to_string()))
 }
 
 /// An I/O error in plain words, without the OS error number.
@@ -106,6 +107,10 @@ pub struct Broken {
     pub spec_span: crate::span::Span,
     pub rule_text: String,
     pub legal: Vec<String>,
+    /// The legal actions as transcript events (`{"by": ..., ACTION: ARG}`), up to
+    /// `MAX_LEGAL_KEPT`, and how many there were.
+    pub legal_events: Vec<serde_json::Value>,
+    pub legal_count: usize,
 }
 
 pub struct Report {
@@ -143,8 +148,8 @@ impl Report {
 
     /// The verdict for a path that could not be read as a transcript (or whose checking
     /// failed inside shinpan): malformed, with the reason.
-    pub fn unreadable(file: &str, message: impl Into<String>) -> Report {
-        Report::malformed(file, Rc::new(String::new()), None, vec![Malformed::new(message)])
+    pub fn unreadable(file: &str, problem: Problem, message: impl Into<String>) -> Report {
+        Report::malformed(file, Rc::new(String::new()), None, vec![Malformed::new(problem, message)])
     }
 
     fn malformed(file: &str, text: Rc<String>, rules: Option<String>, errors: Vec<Malformed>) -> Report {
@@ -209,9 +214,7 @@ impl Checker {
         let file = path.display().to_string();
         let text = match read_text(path, MAX_FILE_BYTES) {
             Ok(t) => t,
-            Err(message) => {
-                return Report::malformed(&file, Rc::new(String::new()), None, vec![Malformed::new(message)]);
-            }
+            Err((problem, message)) => return Report::unreadable(&file, problem, message),
         };
         let base = path.parent().map(Path::to_path_buf).unwrap_or_default();
         self.check_text(&file, text, &base)
@@ -226,15 +229,16 @@ impl Checker {
         // larger than a transcript may be.
         let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
         if size > MAX_FILE_BYTES {
-            return vec![Report::unreadable(&file, format!("the file is larger than {MAX_FILE_BYTES} bytes"))];
+            let message = format!("the file is larger than {MAX_FILE_BYTES} bytes");
+            return vec![Report::unreadable(&file, Problem::TooLarge, message)];
         }
         let text = match std::fs::read(path) {
             Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
-            Err(e) => return vec![Report::unreadable(&file, io_words(&e))],
+            Err(e) => return vec![Report::unreadable(&file, Problem::Unreadable, io_words(&e))],
         };
         let deals = crate::import::read_deals(path, &text);
         if deals.is_empty() {
-            return vec![Report::unreadable(&file, "the file holds no deal")];
+            return vec![Report::unreadable(&file, Problem::NotATranscript, "the file holds no deal")];
         }
         let base = path.parent().map(Path::to_path_buf).unwrap_or_default();
         deals.into_iter().map(|deal| self.check_deal(&file, deal, &base)).collect()
@@ -247,7 +251,7 @@ impl Checker {
             Err(why) => {
                 let message =
                     format!("deal {} (line {} of {file}) cannot be represented: {why}", deal.number, deal.line);
-                Report::unreadable(&label, message)
+                Report::unreadable(&label, Problem::NotATranscript, message)
             }
         };
         (report.board, report.room) = (deal.board, deal.room);
@@ -259,7 +263,7 @@ impl Checker {
         let raw = match read(&text) {
             Ok(raw) => with_variant(raw, &self.variant),
             Err(e) => {
-                let m = Malformed { message: e.message, line: e.line, event: None, span: e.span };
+                let m = Malformed { problem: e.problem, message: e.message, line: e.line, event: None, span: e.span };
                 return Report::malformed(file, text, None, vec![m]);
             }
         };
@@ -271,11 +275,16 @@ impl Checker {
                     file,
                     text,
                     None,
-                    vec![Malformed::at(format!("`rules` must be a name, not {}", other.kind()), raw.rules.as_ref())],
+                    vec![Malformed::at(
+                        Problem::NotATranscript,
+                        format!("`rules` must be a name, not {}", other.kind()),
+                        raw.rules.as_ref(),
+                    )],
                 );
             }
             (None, None) => {
-                return Report::malformed(file, text, None, vec![Malformed::new("the transcript has no `rules`")]);
+                let missing = Malformed::new(Problem::NotATranscript, "the transcript has no `rules`");
+                return Report::malformed(file, text, None, vec![missing]);
             }
         };
         let named_by_transcript = self.rules_override.is_none();
@@ -283,14 +292,23 @@ impl Checker {
             Ok(p) => p,
             Err(Lookup::Unknown(m)) => {
                 let at = if self.rules_override.is_some() { None } else { raw.rules.as_ref() };
-                return Report::malformed(file, text, Some(rules_name), vec![Malformed::at(m, at)]);
+                return Report::malformed(
+                    file,
+                    text,
+                    Some(rules_name),
+                    vec![Malformed::at(Problem::UnknownRules, m, at)],
+                );
             }
             Err(Lookup::Broken(diags)) => {
                 let mut r = Report::malformed(
                     file,
                     text,
                     Some(rules_name.clone()),
-                    vec![Malformed::new(format!("the rules `{rules_name}` have errors"))],
+                    vec![Malformed::at(
+                        Problem::BadRules,
+                        format!("the rules `{rules_name}` have errors"),
+                        if named_by_transcript { raw.rules.as_ref() } else { None },
+                    )],
                 );
                 r.spec_errors = diags;
                 return r;
@@ -303,7 +321,10 @@ impl Checker {
         };
         let program = match self.with_pools(program, &envelope, base) {
             Ok(p) => p,
-            Err(m) => return Report::malformed(file, text, rules, vec![Malformed::at(m, raw.variant.as_ref())]),
+            Err(m) => {
+                let error = Malformed::at(Problem::BadCardFile, m, raw.variant.as_ref());
+                return Report::malformed(file, text, rules, vec![error]);
+            }
         };
         let game = match events(&program, &raw, envelope) {
             Ok(g) => g,
@@ -323,7 +344,10 @@ impl Checker {
                     file,
                     text,
                     rules,
-                    vec![Malformed::new(format!("the rules failed while checking: {}", d.message))],
+                    vec![Malformed::new(
+                        Problem::RulesFailed,
+                        format!("the rules failed while checking: {}", d.message),
+                    )],
                 );
                 r.spec_errors = vec![d];
                 r
@@ -441,6 +465,12 @@ fn report(
                 spec_span: v.spec_span.clone(),
                 rule_text: rule.map_or(String::new(), |r| r.text.clone()),
                 legal: v.legal.clone(),
+                legal_events: v
+                    .legal_events
+                    .iter()
+                    .map(|k| crate::render::candidate_json(program, players, k))
+                    .collect(),
+                legal_count: v.legal_count,
             }
         })
         .collect();

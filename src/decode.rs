@@ -6,12 +6,13 @@ use std::rc::Rc;
 use crate::interp::{Event, eval_with_params};
 use crate::program::{ParamDefault, Program, Shape, X};
 use crate::span::Span;
-use crate::transcript::{Located, RawEvent, RawTranscript, Yaml};
+use crate::transcript::{Located, Problem, RawEvent, RawTranscript, Yaml};
 use crate::value::Value;
 
 /// Why a transcript cannot be read as a game.
 #[derive(Debug, Clone)]
 pub struct Malformed {
+    pub problem: Problem,
     pub message: String,
     pub line: Option<usize>,
     pub event: Option<usize>,
@@ -19,13 +20,13 @@ pub struct Malformed {
 }
 
 impl Malformed {
-    pub fn new(message: impl Into<String>) -> Self {
-        Malformed { message: message.into(), line: None, event: None, span: None }
+    pub fn new(problem: Problem, message: impl Into<String>) -> Self {
+        Malformed { problem, message: message.into(), line: None, event: None, span: None }
     }
 
     /// An error about a value of the transcript's envelope (`players`, `variant`), at its line.
-    pub fn at(message: impl Into<String>, place: Option<&Located>) -> Self {
-        let mut m = Malformed::new(message);
+    pub fn at(problem: Problem, message: impl Into<String>, place: Option<&Located>) -> Self {
+        let mut m = Malformed::new(problem, message);
         if let Some(p) = place.filter(|p| p.line > 0) {
             m.line = Some(p.line);
             m.span = Some(p.span.clone());
@@ -56,9 +57,10 @@ pub fn decode(prog: &Program, raw: &RawTranscript) -> Result<Game, Vec<Malformed
 }
 
 pub fn envelope(prog: &Program, raw: &RawTranscript) -> Result<Envelope, Vec<Malformed>> {
-    let players = players(prog, raw.players.as_ref()).map_err(|m| vec![Malformed::at(m, raw.players.as_ref())])?;
-    let (params, given) =
-        params(prog, &players, raw.variant.as_ref()).map_err(|m| vec![Malformed::at(m, raw.variant.as_ref())])?;
+    let players = players(prog, raw.players.as_ref())
+        .map_err(|m| vec![Malformed::at(Problem::BadPlayers, m, raw.players.as_ref())])?;
+    let (params, given) = params(prog, &players, raw.variant.as_ref())
+        .map_err(|m| vec![Malformed::at(Problem::BadVariant, m, raw.variant.as_ref())])?;
     Ok(Envelope { players, params, given })
 }
 
@@ -67,9 +69,10 @@ pub fn envelope(prog: &Program, raw: &RawTranscript) -> Result<Envelope, Vec<Mal
 pub fn events(prog: &Program, raw: &RawTranscript, envelope: Envelope) -> Result<Game, Vec<Malformed>> {
     let Envelope { players, params, .. } = envelope;
     let raw_events = match &raw.events {
-        None => return Err(vec![Malformed::new("the transcript has no `events`")]),
+        None => return Err(vec![Malformed::new(Problem::NotATranscript, "the transcript has no `events`")]),
         Some(Err((kind, at))) => {
-            return Err(vec![Malformed::at(format!("`events` must be a list, not {kind}"), Some(at))]);
+            let message = format!("`events` must be a list, not {kind}");
+            return Err(vec![Malformed::at(Problem::NotATranscript, message, Some(at))]);
         }
         Some(Ok(list)) => list,
     };
@@ -79,9 +82,13 @@ pub fn events(prog: &Program, raw: &RawTranscript, envelope: Envelope) -> Result
     for (index, e) in raw_events.iter().enumerate() {
         match decoder.event(index, e) {
             Ok(ev) => events.push(ev),
-            Err(message) if errors.len() < MAX_ERRORS => {
-                errors.push(Malformed { message, line: Some(e.line), event: Some(index), span: Some(e.span.clone()) })
-            }
+            Err((problem, message)) if errors.len() < MAX_ERRORS => errors.push(Malformed {
+                problem,
+                message,
+                line: Some(e.line),
+                event: Some(index),
+                span: Some(e.span.clone()),
+            }),
             Err(_) => {}
         }
     }
@@ -188,11 +195,14 @@ fn default(prog: &Program, players: &Rc<[String]>, so_far: &[Value], d: &ParamDe
         ParamDefault::Expr(x) => x,
         ParamDefault::ByPlayers(entries) => match entries.iter().find(|(n, _)| *n as usize == players.len()) {
             Some((_, x)) => x,
-            None => return Err(Malformed::new(format!("no default for {} players", players.len()))),
+            None => {
+                return Err(Malformed::new(Problem::BadVariant, format!("no default for {} players", players.len())));
+            }
         },
     };
-    eval_with_params(prog, players.clone(), so_far, x)
-        .map_err(|d| Malformed::new(format!("the rules could not compute a default: {}", d.message)))
+    eval_with_params(prog, players.clone(), so_far, x).map_err(|d| {
+        Malformed::new(Problem::RulesFailed, format!("the rules could not compute a default: {}", d.message))
+    })
 }
 
 /// Decodes one value of a data file (a card's attribute) against its shape.
@@ -213,33 +223,44 @@ struct Decoder<'a> {
 }
 
 impl Decoder<'_> {
-    fn event(&self, index: usize, e: &RawEvent) -> Result<Event, String> {
+    fn event(&self, index: usize, e: &RawEvent) -> Result<Event, (Problem, String)> {
+        let bad = |m: String| (Problem::BadEvent, m);
         let Yaml::Map(entries) = &e.value else {
-            return Err(format!("an event must be a mapping, not {}", e.value.kind()));
+            return Err(bad(format!("an event must be a mapping, not {}", e.value.kind())));
         };
-        let by = e.value.get("by").ok_or("the event has no `by`")?;
+        let by = e.value.get("by").ok_or_else(|| bad("the event has no `by`".into()))?;
         let actor = match by {
             Yaml::Str(s) if s == "table" => Value::Table,
-            Yaml::Str(s) => self
-                .player(s)
-                .ok_or_else(|| format!("`by: {}` is neither a player nor `table`", crate::transcript::cut(s)))?,
-            other => return Err(format!("`by` must be a name, not {}", other.kind())),
+            Yaml::Str(s) => self.player(s).ok_or_else(|| {
+                let names: Vec<&str> = self.players.iter().map(String::as_str).collect();
+                let message = format!(
+                    "`by: {}` is neither a player nor `table`{}",
+                    crate::transcript::cut(s),
+                    did_you_mean(by, &names)
+                );
+                (Problem::UnknownPlayer, message)
+            })?,
+            other => return Err(bad(format!("`by` must be a name, not {}", other.kind()))),
         };
         let actions: Vec<&(Yaml, Yaml)> =
             entries.iter().filter(|(k, _)| !matches!(k, Yaml::Str(s) if s == "by" || s == "note")).collect();
         let [(key, arg)] = actions.as_slice() else {
-            return Err(format!(
-                "an event needs exactly one action besides `by` and `note`, this one has {}",
-                actions.len()
-            ));
+            let count = actions.len();
+            return Err(bad(format!(
+                "an event needs exactly one action besides `by` and `note`, this one has {count}"
+            )));
         };
-        let Yaml::Str(name) = key else { return Err(format!("an action name must be a string, not {}", key.kind())) };
+        let Yaml::Str(name) = key else {
+            return Err(bad(format!("an action name must be a string, not {}", key.kind())));
+        };
         let action = *self.prog.action_index.get(name).ok_or_else(|| {
             let known: Vec<&str> = self.prog.actions.iter().map(|a| a.name.as_str()).collect();
-            format!("unknown action {} for `{}`{}", yaml_words(key), self.prog.name, did_you_mean(key, &known))
+            let message =
+                format!("unknown action {} for `{}`{}", yaml_words(key), self.prog.name, did_you_mean(key, &known));
+            (Problem::UnknownAction, message)
         })?;
         let shape = &self.prog.actions[action as usize].shape;
-        let arg = self.value(shape, arg, false).map_err(|m| format!("`{name}`: {m}"))?;
+        let arg = self.value(shape, arg, false).map_err(|m| (Problem::BadArgument, format!("`{name}`: {m}")))?;
         Ok(Event { actor, action, arg, index, line: e.line, span: e.span.clone() })
     }
 

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand, ValueEnum};
 
 use shinpan::check::{Checker, Report, Verdict};
-use shinpan::transcript::Yaml;
+use shinpan::transcript::{Problem, Yaml};
 use shinpan::{diag, render};
 
 #[derive(Parser)]
@@ -252,14 +252,14 @@ fn check(format: Option<Format>, setup: Setup, jobs: Option<usize>, paths: &[Pat
 /// transcript already read (from standard input, or one line of a stream).
 enum Input {
     File(PathBuf),
-    Unreadable(PathBuf, String),
+    Unreadable(PathBuf, Problem, String),
     Text { name: PathBuf, text: String, line: usize },
 }
 
 impl Input {
     fn path(&self) -> &Path {
         match self {
-            Input::File(p) | Input::Unreadable(p, _) | Input::Text { name: p, .. } => p,
+            Input::File(p) | Input::Unreadable(p, ..) | Input::Text { name: p, .. } => p,
         }
     }
 }
@@ -277,7 +277,7 @@ fn judge(
         let reports = match input {
             Input::File(path) if shinpan::import::is_record(path) => checker.check_record(path),
             Input::File(path) => vec![checker.check_path(path)],
-            Input::Unreadable(_, why) => vec![Report::unreadable(&file, why.clone())],
+            Input::Unreadable(_, problem, why) => vec![Report::unreadable(&file, *problem, why.clone())],
             // Relative rules paths are taken from the working directory.
             Input::Text { text, line, .. } => {
                 vec![checker.check_text(&file, text.clone(), Path::new("")).on_stream_line(*line)]
@@ -297,7 +297,7 @@ fn judge(
             .unwrap_or("unknown");
         let message =
             format!("shinpan failed inside while checking this file (an internal error, please report it): {what}");
-        render(&Report::unreadable(&file, message))
+        render(&Report::unreadable(&file, Problem::Internal, message))
     })
 }
 
@@ -404,7 +404,7 @@ fn transcript_inputs(paths: &[PathBuf]) -> Vec<Input> {
                 inputs.extend(found);
             }
             Ok(_) => inputs.push(Input::File(p.clone())),
-            Err(e) => inputs.push(Input::Unreadable(p.clone(), shinpan::check::io_words(&e))),
+            Err(e) => inputs.push(Input::Unreadable(p.clone(), Problem::Unreadable, shinpan::check::io_words(&e))),
         }
     }
     inputs
@@ -416,14 +416,22 @@ fn stdin_transcript() -> Input {
     let mut bytes = vec![];
     let limit = shinpan::check::MAX_FILE_BYTES;
     if let Err(e) = std::io::stdin().lock().take(limit + 1).read_to_end(&mut bytes) {
-        return Input::Unreadable(name, format!("cannot read standard input: {}", shinpan::check::io_words(&e)));
+        return Input::Unreadable(
+            name,
+            Problem::Unreadable,
+            format!("cannot read standard input: {}", shinpan::check::io_words(&e)),
+        );
     }
     if bytes.len() as u64 > limit {
-        return Input::Unreadable(name, format!("standard input holds more than {} MiB", limit / (1024 * 1024)));
+        return Input::Unreadable(
+            name,
+            Problem::TooLarge,
+            format!("standard input holds more than {} MiB", limit / (1024 * 1024)),
+        );
     }
     match String::from_utf8(bytes) {
         Ok(text) => Input::Text { name, text, line: 1 },
-        Err(_) => Input::Unreadable(name, "standard input is not UTF-8 text".into()),
+        Err(_) => Input::Unreadable(name, Problem::Unreadable, "standard input is not UTF-8 text".into()),
     }
 }
 
@@ -443,8 +451,11 @@ fn check_stream(setup: &Setup, paths: &[PathBuf]) -> u8 {
             match std::fs::File::open(path) {
                 Ok(f) => Box::new(std::io::BufReader::new(f)),
                 Err(e) => {
-                    let (code, text) =
-                        render(&Report::unreadable(&path.display().to_string(), shinpan::check::io_words(&e)));
+                    let (code, text) = render(&Report::unreadable(
+                        &path.display().to_string(),
+                        Problem::Unreadable,
+                        shinpan::check::io_words(&e),
+                    ));
                     worst = worst.max(code);
                     if writeln!(out, "{text}").and_then(|()| out.flush()).is_err() {
                         return WRITE_FAILED;
@@ -482,10 +493,12 @@ fn stream_lines(
         number += 1;
         let name = PathBuf::from(format!("{}#{number}", path.display()));
         let input = match std::str::from_utf8(&buf) {
-            _ if too_long => Input::Unreadable(name, format!("line {number} is longer than {limit} bytes")),
+            _ if too_long => {
+                Input::Unreadable(name, Problem::TooLarge, format!("line {number} is longer than {limit} bytes"))
+            }
             Ok(text) if text.trim().is_empty() => continue,
             Ok(text) => Input::Text { name, text: text.to_string(), line: number },
-            Err(_) => Input::Unreadable(name, format!("line {number} is not UTF-8 text")),
+            Err(_) => Input::Unreadable(name, Problem::Unreadable, format!("line {number} is not UTF-8 text")),
         };
         let (code, text) = judge(checker, setup, &input, render);
         worst = worst.max(code);
@@ -527,7 +540,7 @@ fn read_line_bounded(r: &mut dyn std::io::BufRead, buf: &mut Vec<u8>, max: usize
 /// walked once; one that cannot be read is reported in its place.
 fn walk(dir: &Path, out: &mut Vec<Input>, keep: &dyn Fn(&Path) -> bool, seen: &mut std::collections::HashSet<PathBuf>) {
     let Ok(real) = std::fs::canonicalize(dir) else {
-        out.push(Input::Unreadable(dir.to_path_buf(), "cannot resolve the directory".into()));
+        out.push(Input::Unreadable(dir.to_path_buf(), Problem::Unreadable, "cannot resolve the directory".into()));
         return;
     };
     if !seen.insert(real) {
@@ -537,7 +550,7 @@ fn walk(dir: &Path, out: &mut Vec<Input>, keep: &dyn Fn(&Path) -> bool, seen: &m
         Ok(entries) => entries,
         Err(e) => {
             let why = format!("cannot read the directory: {}", shinpan::check::io_words(&e));
-            out.push(Input::Unreadable(dir.to_path_buf(), why));
+            out.push(Input::Unreadable(dir.to_path_buf(), Problem::Unreadable, why));
             return;
         }
     };
@@ -546,7 +559,7 @@ fn walk(dir: &Path, out: &mut Vec<Input>, keep: &dyn Fn(&Path) -> bool, seen: &m
             Ok(entry) => entry.path(),
             Err(e) => {
                 let why = format!("cannot read the directory: {}", shinpan::check::io_words(&e));
-                out.push(Input::Unreadable(dir.to_path_buf(), why));
+                out.push(Input::Unreadable(dir.to_path_buf(), Problem::Unreadable, why));
                 continue;
             }
         };
@@ -554,7 +567,9 @@ fn walk(dir: &Path, out: &mut Vec<Input>, keep: &dyn Fn(&Path) -> bool, seen: &m
             Ok(meta) if meta.is_dir() => walk(&path, out, keep, seen),
             Ok(_) if keep(&path) => out.push(Input::File(path)),
             Ok(_) => {}
-            Err(e) if keep(&path) => out.push(Input::Unreadable(path, shinpan::check::io_words(&e))),
+            Err(e) if keep(&path) => {
+                out.push(Input::Unreadable(path, Problem::Unreadable, shinpan::check::io_words(&e)))
+            }
             Err(_) => {}
         }
     }
@@ -577,7 +592,7 @@ fn lint(paths: &[PathBuf]) -> u8 {
         let f = input.path();
         let text = match input {
             Input::File(path) => shinpan::check::read_rules(path),
-            Input::Unreadable(_, why) => Err(why.clone()),
+            Input::Unreadable(_, _, why) => Err(why.clone()),
             Input::Text { text, .. } => Ok(text.clone()),
         };
         let text = match text {
@@ -730,5 +745,6 @@ mod tests {
         let (code, line) = judge(&mut checker, &setup, &Input::File(path), &render);
         assert_eq!(code, 2);
         assert!(line.contains("internal error") && line.contains("boom"), "{line}");
+        assert!(line.contains(r#""kind":"internal""#), "{line}");
     }
 }

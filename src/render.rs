@@ -29,10 +29,15 @@ pub fn json_line(r: &Report) -> String {
                 m.insert("message".into(), json!(e.message));
                 if let Some(l) = e.line {
                     m.insert("line".into(), json!(l));
+                    if let Some(span) = &e.span {
+                        m.insert("column".into(), json!(column(&r.text, span.start)));
+                    }
                 }
                 if let Some(ev) = e.event {
                     m.insert("event".into(), json!(ev));
                 }
+                m.insert("code".into(), json!(codes::MALFORMED));
+                m.insert("kind".into(), json!(e.problem.word()));
                 Json::Object(m)
             })
             .collect();
@@ -41,7 +46,18 @@ pub fn json_line(r: &Report) -> String {
         let v: Vec<Json> = r
             .violations
             .iter()
-            .map(|v| json!({"rule": v.rule, "event": v.event, "line": v.line, "message": v.message}))
+            .map(|v| {
+                json!({
+                    "rule": v.rule,
+                    "event": v.event,
+                    "line": v.line,
+                    "message": v.message,
+                    "column": column(&r.text, v.event_span.start),
+                    "code": codes::VIOLATION,
+                    "legal": v.legal_events,
+                    "legal_count": v.legal_count,
+                })
+            })
             .collect();
         o.insert("violations".into(), Json::Array(v));
     }
@@ -51,7 +67,27 @@ pub fn json_line(r: &Report) -> String {
         o.insert("scores".into(), Json::Object(s));
     }
     o.insert("winners".into(), json!(r.winners));
+    o.insert("schema_version".into(), json!(SCHEMA_VERSION));
     Json::Object(o).to_string()
+}
+
+/// The version of the verdict line's shape (docs/verdict.schema.json). Fields may be added
+/// within a version; a field that changes or goes away makes a new one.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// The 1-based column of a byte offset, in characters from the start of its line.
+fn column(text: &str, offset: usize) -> usize {
+    let offset = offset.min(text.len());
+    let start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+    text.get(start..offset).map_or(0, |s| s.chars().count()) + 1
+}
+
+/// A legal action as a transcript event: `{"by": PLAYER, ACTION: ARG}`.
+pub fn candidate_json(prog: &Program, players: &[String], k: &crate::interp::Candidate) -> Json {
+    let mut m = Map::new();
+    m.insert("by".into(), json!(crate::interp::show(prog, players, &k.actor)));
+    m.insert(prog.actions[k.action as usize].name.clone(), value_json(prog, players, &k.arg));
+    Json::Object(m)
 }
 
 /// A value in transcript words: players by name, cards by code, maps as objects.

@@ -1118,7 +1118,8 @@ fn breaks_out(s: &ast::Stmt) -> bool {
 pub fn did_you_mean<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
     candidates
         .map(|c| (strsim::levenshtein(name, c), c))
-        .filter(|(d, c)| *d <= 2.max(c.len() / 3))
+        // Two edits are a typo in a long name, but a different word in a three-letter one.
+        .filter(|(d, c)| *d <= 2.max(c.len() / 3) && *d * 2 <= c.len())
         .min()
         .map(|(_, c)| c)
 }

@@ -80,6 +80,84 @@ pub struct ReadError {
     pub message: String,
     pub line: Option<usize>,
     pub span: Option<Span>,
+    pub problem: Problem,
+}
+
+/// What makes a transcript malformed, in a word a program can test (the JSON `kind` of an
+/// error). The words are part of the output's contract: new ones may come, none changes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Problem {
+    /// The file or stream could not be read (missing, not a regular file, not UTF-8).
+    Unreadable,
+    /// Past a size limit: the file, a stream line, nesting, values or aliases.
+    TooLarge,
+    /// Not YAML (or JSON) at all, or YAML this reader refuses (a key twice, a tag).
+    Syntax,
+    /// YAML, but not a transcript: not a mapping, or `rules` or `events` missing or mistyped.
+    NotATranscript,
+    /// `rules` names no built-in rules and no rules file.
+    UnknownRules,
+    /// The rules file has errors.
+    BadRules,
+    /// `players` does not fit the game.
+    BadPlayers,
+    /// A parameter under `variant` (or `--variant`) is unknown or out of its range.
+    BadVariant,
+    /// A card file the parameters name cannot be read or breaks its rules.
+    BadCardFile,
+    /// An event is not a mapping with `by` and exactly one action.
+    BadEvent,
+    /// `by` names no player of the transcript.
+    UnknownPlayer,
+    /// The action is not one of the game's.
+    UnknownAction,
+    /// The action's argument does not fit its shape (an unknown card code, a wrong type).
+    BadArgument,
+    /// The rules failed while checking (a run-time error in the rules file).
+    RulesFailed,
+    /// shinpan itself failed (please report it).
+    Internal,
+}
+
+impl Problem {
+    pub fn word(self) -> &'static str {
+        match self {
+            Problem::Unreadable => "unreadable",
+            Problem::TooLarge => "too-large",
+            Problem::Syntax => "syntax",
+            Problem::NotATranscript => "not-a-transcript",
+            Problem::UnknownRules => "unknown-rules",
+            Problem::BadRules => "bad-rules",
+            Problem::BadPlayers => "bad-players",
+            Problem::BadVariant => "bad-variant",
+            Problem::BadCardFile => "bad-card-file",
+            Problem::BadEvent => "bad-event",
+            Problem::UnknownPlayer => "unknown-player",
+            Problem::UnknownAction => "unknown-action",
+            Problem::BadArgument => "bad-argument",
+            Problem::RulesFailed => "rules-failed",
+            Problem::Internal => "internal",
+        }
+    }
+
+    /// Every word, for the documentation and the schema.
+    pub const ALL: [Problem; 15] = [
+        Problem::Unreadable,
+        Problem::TooLarge,
+        Problem::Syntax,
+        Problem::NotATranscript,
+        Problem::UnknownRules,
+        Problem::BadRules,
+        Problem::BadPlayers,
+        Problem::BadVariant,
+        Problem::BadCardFile,
+        Problem::BadEvent,
+        Problem::UnknownPlayer,
+        Problem::UnknownAction,
+        Problem::BadArgument,
+        Problem::RulesFailed,
+        Problem::Internal,
+    ];
 }
 
 /// Deepest nesting of lists and mappings in a transcript: real ones use four levels.
@@ -97,7 +175,8 @@ pub fn read(text: &str) -> Result<RawTranscript, ReadError> {
     let doc = parse(text)?;
     let Yaml::Map(entries) = doc.root else {
         let what = doc.root.kind();
-        return Err(ReadError { message: format!("a transcript is a mapping, not {what}"), line: None, span: None });
+        let message = format!("a transcript is a mapping, not {what}");
+        return Err(ReadError { message, line: None, span: None, problem: Problem::NotATranscript });
     };
     let mut out = RawTranscript::default();
     for (index, (key, value)) in entries.into_iter().enumerate() {
@@ -126,10 +205,12 @@ pub fn read_list(text: &str, key: &str) -> Result<Vec<RawEvent>, ReadError> {
     let doc = parse(text)?;
     let Yaml::Map(entries) = doc.root else {
         let what = doc.root.kind();
-        return Err(ReadError { message: format!("the file is a mapping, not {what}"), line: None, span: None });
+        let message = format!("the file is a mapping, not {what}");
+        return Err(ReadError { message, line: None, span: None, problem: Problem::NotATranscript });
     };
     let Some(index) = entries.iter().position(|(k, _)| matches!(k, Yaml::Str(s) if s == key)) else {
-        return Err(ReadError { message: format!("the file has no `{key}`"), line: None, span: None });
+        let message = format!("the file has no `{key}`");
+        return Err(ReadError { message, line: None, span: None, problem: Problem::NotATranscript });
     };
     let Some((_, value)) = entries.into_iter().nth(index) else { return Ok(vec![]) };
     let at = doc.top.get(index).copied().unwrap_or_default();
@@ -138,6 +219,7 @@ pub fn read_list(text: &str, key: &str) -> Result<Vec<RawEvent>, ReadError> {
         message: format!("`{key}` must be a list, not {kind}"),
         line: Some(at.line),
         span: Some(at.span),
+        problem: Problem::NotATranscript,
     })
 }
 
@@ -245,7 +327,7 @@ impl Builder<'_> {
             return Err(self.error(format!("unsupported tag `{}`", tag_words(t)), at));
         }
         if self.stack.len() >= MAX_DEPTH {
-            return Err(self.error(format!("lists and mappings nest more than {MAX_DEPTH} deep"), at));
+            return Err(self.error(format!("lists and mappings nest more than {MAX_DEPTH} deep"), at).too_large());
         }
         self.count(1, at)?;
         self.note_start(at);
@@ -294,7 +376,7 @@ impl Builder<'_> {
     fn alias(&mut self, id: usize, at: Pos) -> Result<(), ReadError> {
         self.aliases += 1;
         if self.aliases > MAX_ALIASES {
-            return Err(self.error(format!("more than {MAX_ALIASES} aliases"), at));
+            return Err(self.error(format!("more than {MAX_ALIASES} aliases"), at).too_large());
         }
         let Some((node, size)) = self.anchors.get(&id).cloned() else {
             return Err(self.error("an alias names no anchor", at));
@@ -328,7 +410,8 @@ impl Builder<'_> {
     fn count(&mut self, n: usize, at: Pos) -> Result<(), ReadError> {
         self.nodes = self.nodes.saturating_add(n);
         if self.nodes > MAX_NODES {
-            return Err(self.error(format!("more than {MAX_NODES} values (aliases count each time they are used)"), at));
+            let message = format!("more than {MAX_NODES} values (aliases count each time they are used)");
+            return Err(self.error(message, at).too_large());
         }
         Ok(())
     }
@@ -344,7 +427,11 @@ impl ReadError {
     fn at(message: impl Into<String>, line: Option<usize>, text: &str) -> ReadError {
         let line = line.filter(|l| *l > 0);
         let span = line.map(|l| line_span(text, line_start(text, l)));
-        ReadError { message: message.into(), line, span }
+        ReadError { message: message.into(), line, span, problem: Problem::Syntax }
+    }
+
+    fn too_large(self) -> ReadError {
+        ReadError { problem: Problem::TooLarge, ..self }
     }
 }
 

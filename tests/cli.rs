@@ -48,11 +48,11 @@ fn json_lines_in_path_order() {
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(
         lines[0],
-        r#"{"file":"fixtures/hangover/must-follow.yaml","rules":"hangover","verdict":"illegal","violations":[{"rule":"must-follow","event":9,"line":15,"message":"ben played B1 but holds R3^ of the led suit R"}],"finished":false,"scores":{"aki":0,"ben":0,"chie":0},"winners":[]}"#
+        r#"{"file":"fixtures/hangover/must-follow.yaml","rules":"hangover","verdict":"illegal","violations":[{"rule":"must-follow","event":9,"line":15,"message":"ben played B1 but holds R3^ of the led suit R","column":5,"code":"shinpan::rule","legal":[{"by":"ben","play":"R3^"}],"legal_count":1}],"finished":false,"scores":{"aki":0,"ben":0,"chie":0},"winners":[],"schema_version":1}"#
     );
     assert_eq!(
         lines[1],
-        r#"{"file":"fixtures/hangover/legal-annotated.yaml","rules":"hangover","verdict":"legal","violations":[],"finished":true,"scores":{"aki":7,"ben":3,"chie":0},"winners":["aki"]}"#
+        r#"{"file":"fixtures/hangover/legal-annotated.yaml","rules":"hangover","verdict":"legal","violations":[],"finished":true,"scores":{"aki":7,"ben":3,"chie":0},"winners":["aki"],"schema_version":1}"#
     );
 }
 

@@ -358,8 +358,13 @@ impl<'p> Machine<'p> {
         c: Option<&'p Choose>,
         frame: &mut Vec<Value>,
     ) -> Run<Dispatch> {
-        let legal = self.legal_descriptions(c, frame)?;
-        self.violation = Some(Violation { rule, event: event.index, message, spec_span: at, legal });
+        let mut found = self.legal(c, frame)?;
+        let legal = self.legal_descriptions(&found);
+        let legal_count = found.len();
+        found.truncate(super::MAX_LEGAL_KEPT);
+        let violation =
+            Violation { rule, event: event.index, message, spec_span: at, legal, legal_events: found, legal_count };
+        self.violation = Some(violation);
         self.draining = true;
         if self.optional(c, frame)? {
             return Ok(Dispatch::Otherwise);

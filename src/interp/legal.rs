@@ -197,13 +197,13 @@ impl<'p> Machine<'p> {
     }
 
     /// The legal actions in words, shortened when many, for a diagnostic's help.
-    pub(super) fn legal_descriptions(&mut self, c: Option<&'p Choose>, frame: &mut Vec<Value>) -> Run<Vec<String>> {
-        let legal = self.legal(c, frame)?;
+    /// The first legal actions in words, and `N more` for the rest.
+    pub(super) fn legal_descriptions(&self, legal: &[Candidate]) -> Vec<String> {
         let mut words: Vec<String> = legal.iter().take(MAX_LISTED).map(|k| self.describe(k)).collect();
         if legal.len() > MAX_LISTED {
             words.push(format!("{} more", legal.len() - MAX_LISTED));
         }
-        Ok(words)
+        words
     }
 
     pub fn describe(&self, k: &Candidate) -> String {

@@ -53,8 +53,15 @@ pub struct Violation {
     pub message: String,
     /// Where the rules file states what was broken.
     pub spec_span: Span,
+    /// The first legal actions in words (for the help line).
     pub legal: Vec<String>,
+    /// The legal actions, up to `MAX_LEGAL_KEPT` of them, and how many there were.
+    pub legal_events: Vec<Candidate>,
+    pub legal_count: usize,
 }
+
+/// Most legal actions a violation keeps for the JSON output (the count says how many more).
+pub const MAX_LEGAL_KEPT: usize = 1_000;
 
 /// Where events come from: a transcript, or random legal choices.
 pub enum Source {
