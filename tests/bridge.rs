@@ -324,3 +324,31 @@ fn duplicate_scores_equal_the_records() {
     // All 1,498 legal and finished deals; the 126 passed out score 0.
     assert_eq!((scored, nonzero), (1498, 1498 - 126));
 }
+
+/// B22: a `^` declarer (declarer and dummy swapped after a wrong opening lead) is represented
+/// by a contract naming the regular declarer, the `^` seat's partner; the recorded opening
+/// lead then comes from the wrong defender, which is `turn-order`.
+#[test]
+fn a_swapped_declarer_is_turn_order_at_the_opening_lead() {
+    let messy = std::fs::read_to_string(records().join("messy.pbn")).unwrap();
+    let first = &messy[..messy.find("\n*").unwrap() + 2];
+    // Without the auction, the contract tag and the declarer stand for it.
+    let no_auction = first.replace("[Auction \"N\"]\nPass Pass 1NT Pass\n3NT Pass Pass Pass\n", "");
+    let check = |text: &str| {
+        let deals = shinpan::import::read_deals(Path::new("swap.pbn"), text);
+        let transcript = deals[0].transcript.clone().unwrap();
+        let report =
+            Checker::new(None).check_text("swap", shinpan::import::transcript_text(&transcript), Path::new("."));
+        (transcript, report)
+    };
+    let (transcript, regular) = check(&no_auction);
+    assert_eq!(regular.verdict.word(), "legal", "{:?}", regular.violations);
+    assert_eq!(transcript["events"][3]["contract"]["declarer"], "S");
+    let (transcript, swapped) = check(&no_auction.replace("[Declarer \"S\"]", "[Declarer \"^N\"]"));
+    assert_eq!(transcript["events"][3]["contract"]["declarer"], "S");
+    let (transcript, swapped_back) = check(&no_auction.replace("[Declarer \"S\"]", "[Declarer \"^S\"]"));
+    assert_eq!(transcript["events"][3]["contract"]["declarer"], "N");
+    assert_eq!(swapped.verdict.word(), "legal", "{:?}", swapped.violations);
+    let broken = &swapped_back.violations[0];
+    assert_eq!((broken.rule.as_str(), broken.event), ("turn-order", 4));
+}

@@ -98,7 +98,8 @@ pub fn auction_end(calls: &[(usize, String)]) -> AuctionEnd {
 
 /// The trump suit of a bid, if any.
 pub fn trump(bid: &str) -> Option<char> {
-    bid.chars().nth(1).filter(|c| "SHDC".contains(*c) && !bid.ends_with("NT"))
+    // `1NT`'s second letter is `N`, no suit.
+    bid.chars().nth(1).filter(|c| "SHDC".contains(*c))
 }
 
 /// The seat that wins a complete trick of (seat, card), the lead first.
@@ -154,4 +155,45 @@ pub fn deal_event(hands: &[Vec<String>; 4]) -> Result<Json, String> {
 /// A whole transcript around its events.
 pub fn transcript(meta: Json, events: Vec<Json>) -> Json {
     json!({"rules": "bridge", "players": SEATS, "meta": meta, "events": events})
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn calls(seq: &[(usize, &str)]) -> Vec<(usize, String)> {
+        seq.iter().map(|(who, c)| (*who, c.to_string())).collect()
+    }
+
+    #[test]
+    fn partners_sit_across() {
+        assert_eq!([0, 1, 2, 3].map(partner), [2, 3, 0, 1]);
+    }
+
+    #[test]
+    fn only_a_level_and_strain_is_a_bid() {
+        assert!(is_bid("1C") && is_bid("7NT"));
+        assert!(!is_bid("Pass") && !is_bid("X") && !is_bid("XX"));
+    }
+
+    #[test]
+    fn an_auction_ends_after_three_passes_over_a_bid_or_four_without() {
+        assert_eq!(auction_end(&calls(&[(0, "Pass"), (1, "Pass"), (2, "Pass")])), AuctionEnd::Incomplete);
+        let four = calls(&[(0, "Pass"), (1, "Pass"), (2, "Pass"), (3, "Pass")]);
+        assert_eq!(auction_end(&four), AuctionEnd::PassedOut);
+        assert_eq!(auction_end(&calls(&[(0, "1C"), (1, "Pass"), (2, "Pass")])), AuctionEnd::Incomplete);
+        let end = auction_end(&calls(&[(0, "1C"), (1, "Pass"), (2, "Pass"), (3, "Pass")]));
+        assert_eq!(end, AuctionEnd::Contract { bid: "1C".into(), declarer: 0, risk: "" });
+        // Declarer first bid the strain for the side; a double and a redouble stand.
+        let auction = [(0, "1H"), (1, "1S"), (2, "4H"), (3, "X"), (0, "XX"), (1, "Pass"), (2, "Pass"), (3, "Pass")];
+        let end = auction_end(&calls(&auction));
+        assert_eq!(end, AuctionEnd::Contract { bid: "4H".into(), declarer: 0, risk: "XX" });
+        let partner_first = [(1, "1S"), (2, "Pass"), (3, "2S"), (0, "Pass"), (1, "Pass"), (2, "Pass")];
+        assert!(matches!(auction_end(&calls(&partner_first)), AuctionEnd::Contract { declarer: 1, .. }));
+    }
+
+    #[test]
+    fn no_trump_has_no_trump_suit() {
+        assert_eq!([trump("4S"), trump("1C"), trump("3NT")], [Some('S'), Some('C'), None]);
+    }
 }

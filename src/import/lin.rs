@@ -223,3 +223,27 @@ fn vulnerability(v: &str) -> Option<&'static str> {
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_pair_is_on_the_line_its_key_starts() {
+        let found = pairs("pn|a,b,c,d|\n\nmd|3S2|\nmb|p|mb|1C|\npc|SA|");
+        let seen: Vec<(&str, usize)> = found.iter().map(|p| (p.key.as_str(), p.line)).collect();
+        assert_eq!(seen, [("pn", 1), ("md", 3), ("mb", 4), ("mb", 4), ("pc", 5)]);
+        assert_eq!(found[1].value, "3S2");
+    }
+
+    #[test]
+    fn each_md_starts_a_deal_numbered_from_one() {
+        let text = "pn|s,w,n,e|ah|Board 7|md|3S2|mb|p|\nmd|1|ah|Board 8|";
+        let found = deals(text);
+        let seen: Vec<(usize, usize, Option<&str>)> =
+            found.iter().map(|d| (d.number, d.line, d.board.as_deref())).collect();
+        // The first deal keeps what came before its `md` (the board); both cannot be dealt.
+        assert_eq!(seen, [(1, 1, Some("7")), (2, 2, Some("8"))]);
+        assert!(found.iter().all(|d| d.transcript.is_err()));
+    }
+}
