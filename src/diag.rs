@@ -39,6 +39,16 @@ impl SourceMap {
         d
     }
 
+    /// The line of the rules text that holds `offset`, trimmed (a declaration, for listing).
+    pub fn line_at(&self, offset: usize) -> Option<String> {
+        let (start, source) = self.segments.iter().rev().find(|(s, _)| *s <= offset)?;
+        let text = source.inner();
+        let local = (offset - start).min(text.len());
+        let begin = text[..local].rfind('\n').map_or(0, |i| i + 1);
+        let end = text[local..].find('\n').map_or(text.len(), |i| local + i);
+        text.get(begin..end).map(|line| line.trim().to_string())
+    }
+
     /// The name of the file the rules were written in (the last one, for an extension).
     pub fn name(&self) -> String {
         self.segments.last().map_or(String::new(), |(_, s)| s.name().to_string())

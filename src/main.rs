@@ -72,8 +72,15 @@ enum Command {
         #[arg(required = true)]
         paths: Vec<PathBuf>,
     },
-    /// List the built-in rules with their parameters
-    Rules,
+    /// List the built-in rules with their players, parameters (type, range, default) and rule
+    /// ids; or one game's, or its rules file (`--source`)
+    Rules {
+        /// A built-in rules name or a .rules path (default: every built-in game)
+        name: Option<String>,
+        /// Print the rules file itself (a built-in's text, to read where a diagnostic points)
+        #[arg(long, requires = "name")]
+        source: bool,
+    },
     /// Write a random legal transcript
     Play {
         /// A built-in rules name or a .rules path
@@ -155,7 +162,7 @@ fn run() -> u8 {
             check(format, setup, jobs, &paths)
         }
         Command::Lint { paths } => lint(&paths),
-        Command::Rules => list_rules(),
+        Command::Rules { name, source } => rules_command(name.as_deref(), source),
         Command::Import { paths, out } => import(&paths, &out),
         Command::Play { rules, players, seed, max_events, variant } => {
             play(&rules, players, seed, max_events, &variant)
@@ -656,19 +663,73 @@ fn import(paths: &[PathBuf], out: &Path) -> u8 {
     worst
 }
 
-fn list_rules() -> u8 {
-    for (name, text) in shinpan::specs::BUILTIN {
-        match shinpan::compile(name, text) {
-            Ok(p) => {
-                let params: String = p.params.iter().map(|param| format!("  {}\n", param.name)).collect();
-                say(&format!("{name} ({}..{} players)\n{params}", p.players.0, p.players.1));
+/// `shinpan rules [NAME] [--source]`.
+fn rules_command(name: Option<&str>, source: bool) -> u8 {
+    let Some(name) = name else {
+        let all: Vec<String> = shinpan::specs::BUILTIN.iter().map(|(n, _)| describe_rules(n)).collect();
+        return if say(&all.join("\n")) { 0 } else { WRITE_FAILED };
+    };
+    if source {
+        let text = match shinpan::specs::builtin(name) {
+            Some(text) => Ok(text.to_string()),
+            None => shinpan::check::read_rules(Path::new(name)),
+        };
+        return match text {
+            Ok(text) => {
+                if say(&text) {
+                    0
+                } else {
+                    WRITE_FAILED
+                }
             }
-            Err(_) => {
-                say(&format!("{name} (has errors; run `shinpan lint`)\n"));
+            Err(why) => {
+                eprintln!("shinpan: `{name}` is no built-in rules name, and the file cannot be read: {why}");
+                USAGE
+            }
+        };
+    }
+    match Checker::new(None).program(name, Path::new(".")) {
+        Ok(_) => {
+            if say(&describe_rules(name)) {
+                0
+            } else {
+                WRITE_FAILED
             }
         }
+        Err(shinpan::check::Lookup::Unknown(m)) => {
+            eprintln!("shinpan: {m}");
+            USAGE
+        }
+        Err(shinpan::check::Lookup::Broken(diags)) => {
+            diags.iter().for_each(|d| eprint!("{}", diag::render_plain(d)));
+            2
+        }
     }
-    0
+}
+
+/// A game's players, parameters as declared (type, range, default) and rule ids in check
+/// order, with the file each comes from.
+fn describe_rules(name: &str) -> String {
+    let program = match Checker::new(None).program(name, Path::new(".")) {
+        Ok(p) => p,
+        Err(_) => return format!("{name} (has errors; run `shinpan lint`)\n"),
+    };
+    let (lo, hi) = program.players;
+    let players = match &program.seats {
+        Some(seats) => format!("players {}", seats.join(", ")),
+        None if lo == hi => format!("{lo} players"),
+        None => format!("{lo} to {hi} players"),
+    };
+    let mut out = format!("{name}: {players} ({})\n", program.source.name());
+    for p in &program.params {
+        let line = program.source.line_at(p.span.start).unwrap_or_else(|| p.name.clone());
+        out.push_str(&format!("  {line}\n"));
+    }
+    for r in &program.rules {
+        let shared = shinpan::resolve::SHARED_RULES.iter().find(|(id, _)| *id == r.id).map(|(_, text)| *text);
+        out.push_str(&format!("  rule {}: {}\n", r.id, shared.unwrap_or(&r.text)));
+    }
+    out
 }
 
 fn play(rules: &str, players: Option<usize>, seed: u64, max_events: usize, variant: &[(String, Yaml)]) -> u8 {

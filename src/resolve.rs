@@ -54,6 +54,14 @@ struct Resolver {
     compile_fuel: u64,
 }
 
+/// The rule ids every game has, checked first, with what each means (shared/TRANSCRIPTS.md).
+/// A rules file does not declare them, so their text in the program is empty.
+pub const SHARED_RULES: [(&str, &str); 3] = [
+    ("after-game-end", "an event comes after the game has ended"),
+    ("unexpected-action", "no one may take this action at this point of the game"),
+    ("turn-order", "the action may be taken now, but not by this actor"),
+];
+
 pub fn resolve(spec: &ast::Spec, source: &SourceMap) -> Result<Program, Vec<Diag>> {
     let mut r = Resolver {
         globals: HashMap::new(),
@@ -232,7 +240,7 @@ impl Resolver {
     }
 
     fn rules(&mut self, spec: &ast::Spec) -> Vec<RuleInfo> {
-        let shared = ["after-game-end", "unexpected-action", "turn-order"];
+        let shared = SHARED_RULES.map(|(id, _)| id);
         let mut out: Vec<RuleInfo> =
             shared.iter().map(|id| RuleInfo { id: id.to_string(), text: String::new(), span: 0..0 }).collect();
         for id in shared {

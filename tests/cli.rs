@@ -122,7 +122,24 @@ fn play_writes_a_legal_transcript() {
 fn rules_lists_parameters() {
     let (code, out, _) = shinpan(&["rules"]);
     assert_eq!(code, 0);
-    assert!(out.contains("hangover (3..5 players)") && out.contains("hangover_at"), "{out}");
+    assert!(out.contains("hangover: 3 to 5 players (specs/hangover.rules)"), "{out}");
+    assert!(out.contains("bridge: players N, E, S, W (specs/bridge.rules)"), "{out}");
+    // Each parameter as declared (type, range, default), each rule id with its meaning.
+    let (code, one, _) = shinpan(&["rules", "hangover"]);
+    assert_eq!(code, 0);
+    assert!(one.contains("  param hangover_at: int 1.. = 5\n"), "{one}");
+    assert!(one.contains("  rule turn-order: the action may be taken now, but not by this actor\n"), "{one}");
+    assert!(one.contains("  rule must-follow: an active non-leader follows the led suit if able (5.4)\n"), "{one}");
+    // A rules file by path, and a built-in's own text, where its diagnostics point.
+    assert!(
+        shinpan(&["rules", "fixtures/variants/center-second.rules"])
+            .1
+            .starts_with("fixtures/variants/center-second.rules: 3 to 4 players")
+    );
+    let (code, text, _) = shinpan(&["rules", "hangover", "--source"]);
+    assert_eq!((code, text), (0, std::fs::read_to_string("specs/hangover.rules").unwrap()));
+    assert_eq!(shinpan(&["rules", "no-such-game"]).0, 64);
+    assert_eq!(shinpan(&["rules", "--source"]).0, 64);
 }
 
 #[test]

@@ -246,4 +246,21 @@ mod tests {
         assert_eq!(seen, [(1, 1, Some("7")), (2, 2, Some("8"))]);
         assert!(found.iter().all(|d| d.transcript.is_err()));
     }
+
+    /// The names (`pn`, South first) and board go to `meta`; an explanation (`an`) goes to the
+    /// call before it, and one before any call to nothing.
+    #[test]
+    fn names_board_and_explanations() {
+        let md = "md|3S346TJH9QD69TC57K,S7H2347KD37JKC46A,S2KH58TD2458C389J,|";
+        let text = format!("pn|south,west,north,east|{md}ah|Board 9|sv|e|an|too early|mb|p|an|nothing to say|mb|1S|");
+        let t = deals(&text).remove(0).transcript.unwrap();
+        assert_eq!(
+            t["meta"],
+            json!({"board": "Board 9", "names": {"S": "south", "W": "west", "N": "north", "E": "east"}})
+        );
+        let events = t["events"].as_array().unwrap();
+        let notes: Vec<&Json> = events.iter().map(|e| &e["note"]).collect();
+        assert_eq!(notes, [&Json::Null, &Json::Null, &Json::Null, &json!("nothing to say"), &Json::Null]);
+        assert_eq!(events[3], json!({"by": "N", "call": "Pass", "note": "nothing to say"}));
+    }
 }
