@@ -8,6 +8,8 @@
 //! quoted. Here every plain scalar is resolved exactly as the core schema says, and every
 //! limit and message is our own.
 
+mod json;
+
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
@@ -241,7 +243,7 @@ fn line_span(text: &str, start: usize) -> Span {
 }
 
 /// Where a value starts: its line (1-based) and byte offset.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
 struct Pos {
     line: usize,
     offset: usize,
@@ -249,6 +251,7 @@ struct Pos {
 
 /// A parsed document: the root, where each top-level value starts, and where each item of a
 /// top-level list starts (by the index of its entry in the root mapping).
+#[derive(Debug, PartialEq)]
 struct Doc {
     root: Yaml,
     top: Vec<Pos>,
@@ -277,7 +280,15 @@ struct Builder<'t> {
     lists: HashMap<usize, Vec<Pos>>,
 }
 
+/// A JSON object goes to serde_json, anything else (or what that reader leaves) to YAML.
 fn parse(text: &str) -> Result<Doc, ReadError> {
+    match json::parse(text) {
+        Some(doc) => Ok(doc),
+        None => parse_yaml(text),
+    }
+}
+
+fn parse_yaml(text: &str) -> Result<Doc, ReadError> {
     let options = granit_parser::options! {
         flow_nesting_limit: MAX_DEPTH + 1,
         block_nesting_limit: MAX_DEPTH + 1,

@@ -1,0 +1,387 @@
+//! Transcripts written as JSON, read with serde_json: game servers write JSON, and a JSON
+//! parser is several times faster than a YAML one. JSON is YAML 1.2, so the tree, and every
+//! value's line and span, are exactly what the YAML reader gives for the same text. Anything
+//! this reader does not take as it is (not JSON, a key twice, past a limit) goes to the YAML
+//! reader, which accepts it or says what is wrong in its own words.
+
+use std::cell::Cell;
+use std::collections::HashMap;
+use std::fmt;
+
+use serde::de::{DeserializeSeed, Deserializer, Error as _, MapAccess, SeqAccess, Visitor};
+
+use super::{Doc, MAX_DEPTH, MAX_NODES, Pos, Yaml};
+
+/// The document, if the text is a JSON object this reader takes; `None` sends it to the
+/// YAML reader.
+pub(super) fn parse(text: &str) -> Option<Doc> {
+    // A byte-order mark, rare in JSON, is the YAML reader's to skip.
+    if !text.trim_start_matches([' ', '\t', '\r', '\n']).starts_with('{') {
+        return None;
+    }
+    let nodes = Cell::new(0);
+    let mut de = serde_json::Deserializer::from_str(text);
+    let root = Node { depth: 0, nodes: &nodes }.deserialize(&mut de).ok()?;
+    de.end().ok()?;
+    let (top, lists) = positions(text)?;
+    Some(Doc { root, top, lists })
+}
+
+/// Builds a value, counting values and nesting against the YAML reader's limits.
+#[derive(Clone, Copy)]
+struct Node<'c> {
+    depth: usize,
+    nodes: &'c Cell<usize>,
+}
+
+impl Node<'_> {
+    fn count<E: serde::de::Error>(&self) -> Result<(), E> {
+        self.nodes.set(self.nodes.get() + 1);
+        if self.nodes.get() > MAX_NODES { Err(E::custom("too many values")) } else { Ok(()) }
+    }
+
+    fn inner<E: serde::de::Error>(&self) -> Result<Node<'_>, E> {
+        if self.depth >= MAX_DEPTH {
+            return Err(E::custom("nested too deep"));
+        }
+        Ok(Node { depth: self.depth + 1, nodes: self.nodes })
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for Node<'_> {
+    type Value = Yaml;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Yaml, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Node<'_> {
+    type Value = Yaml;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_unit<E: serde::de::Error>(self) -> Result<Yaml, E> {
+        self.count()?;
+        Ok(Yaml::Null)
+    }
+
+    fn visit_bool<E: serde::de::Error>(self, b: bool) -> Result<Yaml, E> {
+        self.count()?;
+        Ok(Yaml::Bool(b))
+    }
+
+    fn visit_i64<E: serde::de::Error>(self, i: i64) -> Result<Yaml, E> {
+        self.count()?;
+        Ok(Yaml::Int(i))
+    }
+
+    /// Past `i64`, the YAML reader's core schema makes a float of it too.
+    fn visit_u64<E: serde::de::Error>(self, u: u64) -> Result<Yaml, E> {
+        self.count()?;
+        Ok(i64::try_from(u).map_or(Yaml::Float(u as f64), Yaml::Int))
+    }
+
+    /// serde_json reads `-0` as a float where the core schema reads the integer 0, and the two
+    /// cannot be told apart here: a negative zero is left to the YAML reader.
+    fn visit_f64<E: serde::de::Error>(self, f: f64) -> Result<Yaml, E> {
+        self.count()?;
+        if f == 0.0 && f.is_sign_negative() {
+            return Err(E::custom("a negative zero"));
+        }
+        Ok(Yaml::Float(f))
+    }
+
+    fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<Yaml, E> {
+        self.count()?;
+        Ok(Yaml::Str(s.to_string()))
+    }
+
+    fn visit_string<E: serde::de::Error>(self, s: String) -> Result<Yaml, E> {
+        self.count()?;
+        Ok(Yaml::Str(s))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Yaml, A::Error> {
+        self.count()?;
+        let inner = self.inner()?;
+        let mut items = vec![];
+        while let Some(item) = seq.next_element_seed(inner)? {
+            items.push(item);
+        }
+        Ok(Yaml::Seq(items))
+    }
+
+    /// A key given twice is for the YAML reader to refuse, with its message.
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Yaml, A::Error> {
+        self.count()?;
+        let inner = self.inner()?;
+        let mut entries: Vec<(Yaml, Yaml)> = vec![];
+        let mut seen = std::collections::HashSet::new();
+        while let Some(key) = map.next_key_seed(inner)? {
+            let Yaml::Str(name) = &key else { return Err(A::Error::custom("a key that is not a string")) };
+            if !seen.insert(name.clone()) {
+                return Err(A::Error::custom("a key given twice"));
+            }
+            let value = map.next_value_seed(inner)?;
+            entries.push((key, value));
+        }
+        Ok(Yaml::Map(entries))
+    }
+}
+
+/// For each top-level entry that is a list or mapping, where each of its items starts.
+type Lists = HashMap<usize, Vec<Pos>>;
+
+/// Where each top-level value starts, and each item of a top-level list, as the YAML reader
+/// records them. The text is known to be valid JSON here, so a plain scan finds them.
+fn positions(text: &str) -> Option<(Vec<Pos>, Lists)> {
+    let bytes = text.as_bytes();
+    let mut lines = Lines { bytes, at: 0, line: 1 };
+    let mut top = vec![];
+    let mut lists = HashMap::new();
+    let mut i = skip_space(bytes, 0);
+    if bytes.get(i) != Some(&b'{') {
+        return None;
+    }
+    i = skip_space(bytes, i + 1);
+    while bytes.get(i).is_some_and(|b| *b != b'}') {
+        i = skip_space(bytes, skip_string(bytes, i)?);
+        i = skip_space(bytes, i + 1); // the `:`
+        top.push(lines.pos(i));
+        // The items of a top-level list, or the values of a top-level mapping.
+        if let Some(&open @ (b'[' | b'{')) = bytes.get(i) {
+            let close = if open == b'[' { b']' } else { b'}' };
+            let mut items = vec![];
+            let mut j = skip_space(bytes, i + 1);
+            while bytes.get(j).is_some_and(|b| *b != close) {
+                if open == b'{' {
+                    j = skip_space(bytes, skip_string(bytes, j)?);
+                    j = skip_space(bytes, j + 1); // the `:`
+                }
+                items.push(lines.pos(j));
+                j = skip_space(bytes, skip_value(bytes, j)?);
+                if bytes.get(j) == Some(&b',') {
+                    j = skip_space(bytes, j + 1);
+                }
+            }
+            lists.insert(top.len() - 1, items);
+            i = j + 1;
+        } else {
+            i = skip_value(bytes, i)?;
+        }
+        i = skip_space(bytes, i);
+        if bytes.get(i) == Some(&b',') {
+            i = skip_space(bytes, i + 1);
+        }
+    }
+    Some((top, lists))
+}
+
+/// Line numbers of increasing offsets, counted once through the text.
+struct Lines<'t> {
+    bytes: &'t [u8],
+    at: usize,
+    line: usize,
+}
+
+impl Lines<'_> {
+    fn pos(&mut self, offset: usize) -> Pos {
+        let upto = offset.min(self.bytes.len());
+        self.line += self.bytes[self.at.min(upto)..upto].iter().filter(|b| **b == b'\n').count();
+        self.at = self.at.max(upto);
+        Pos { line: self.line, offset }
+    }
+}
+
+fn skip_space(bytes: &[u8], mut i: usize) -> usize {
+    while bytes.get(i).is_some_and(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r')) {
+        i += 1;
+    }
+    i
+}
+
+/// The end of the string starting at `i` (just past its closing quote).
+fn skip_string(bytes: &[u8], mut i: usize) -> Option<usize> {
+    i += 1;
+    loop {
+        match bytes.get(i)? {
+            b'\\' => i += 2,
+            b'"' => return Some(i + 1),
+            _ => i += 1,
+        }
+    }
+}
+
+/// The end of the value starting at `i`. Nesting is at most `MAX_DEPTH`, as the parse
+/// before it checked, so a counter of open brackets is all it takes.
+fn skip_value(bytes: &[u8], mut i: usize) -> Option<usize> {
+    let mut open = 0usize;
+    loop {
+        match bytes.get(i)? {
+            b'"' => i = skip_string(bytes, i)?,
+            b'{' | b'[' => {
+                open += 1;
+                i += 1;
+            }
+            b'}' | b']' if open == 0 => return Some(i),
+            b'}' | b']' => {
+                open -= 1;
+                i += 1;
+            }
+            b',' if open == 0 => return Some(i),
+            b' ' | b'\t' | b'\n' | b'\r' if open == 0 => return Some(i),
+            _ => i += 1,
+        }
+        if open == 0 && matches!(bytes.get(i - 1), Some(b'}' | b']' | b'"')) {
+            return Some(i);
+        }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::panic, clippy::unwrap_used, reason = "tests fail loudly")]
+mod tests {
+    use super::super::parse_yaml;
+    use super::*;
+    use serde_json::{Value as Json, json};
+
+    fn to_json(y: &Yaml) -> Json {
+        match y {
+            Yaml::Null => Json::Null,
+            Yaml::Bool(b) => json!(b),
+            Yaml::Int(i) => json!(i),
+            Yaml::Float(f) => json!(f),
+            Yaml::Str(s) => json!(s),
+            Yaml::Seq(items) => Json::Array(items.iter().map(to_json).collect()),
+            Yaml::Map(entries) => Json::Object(
+                entries
+                    .iter()
+                    .map(|(k, v)| (if let Yaml::Str(s) = k { s.clone() } else { format!("{k:?}") }, to_json(v)))
+                    .collect(),
+            ),
+        }
+    }
+
+    /// The JSON reader gives exactly the YAML reader's document: values, lines and offsets.
+    fn same_as_yaml(text: &str) {
+        let fast = parse(text).unwrap_or_else(|| panic!("not read as JSON: {text}"));
+        let slow = parse_yaml(text).unwrap_or_else(|e| panic!("{}: {text}", e.message));
+        assert_eq!(fast, slow, "{text}");
+    }
+
+    /// One event a line, the way servers and `shinpan play` lay transcripts out.
+    fn event_lines(v: &Json) -> String {
+        let Json::Object(m) = v else { return v.to_string() };
+        let fields: Vec<String> = m
+            .iter()
+            .map(|(k, v)| match (k.as_str(), v) {
+                ("events", Json::Array(items)) => {
+                    let lines: Vec<String> = items.iter().map(|e| format!("    {e}")).collect();
+                    format!("  \"events\": [\n{}\n  ]", lines.join(",\n"))
+                }
+                _ => format!("  {}: {v}", json!(k)),
+            })
+            .collect();
+        format!("{{\n{}\n}}\n", fields.join(",\n"))
+    }
+
+    #[test]
+    fn every_fixture_as_json_reads_as_its_yaml() {
+        let mut dirs = vec![std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures")];
+        let mut compared = 0;
+        while let Some(dir) = dirs.pop() {
+            for entry in std::fs::read_dir(&dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    dirs.push(path);
+                    continue;
+                }
+                if path.extension().is_none_or(|e| e != "yaml") {
+                    continue;
+                }
+                let Ok(text) = std::fs::read_to_string(&path) else { continue };
+                let Ok(doc) = parse_yaml(&text) else { continue };
+                let Yaml::Map(_) = doc.root else { continue };
+                let value = to_json(&doc.root);
+                for layout in [value.to_string(), serde_json::to_string_pretty(&value).unwrap(), event_lines(&value)] {
+                    same_as_yaml(&layout);
+                }
+                compared += 1;
+            }
+        }
+        assert!(compared > 200, "{compared}");
+    }
+
+    #[test]
+    fn scalars_read_as_the_core_schema_reads_them() {
+        same_as_yaml(
+            r#"{"a": [0, -1, 1.5, -2e3, 1E2, 9223372036854775807, 9223372036854775808, 18446744073709551616]}"#,
+        );
+        same_as_yaml(r#"{"m": {"x": 1, "y": [2, {"z": 3}]}, "e": [], "o": {}}"#);
+        same_as_yaml(
+            r#"{"s": ["", "\"", "\\", "\/", "\u00e9\u3042", "a,b]}{[", "tab\there", "nul\u0000"], "t": true, "n": null}"#,
+        );
+        same_as_yaml("{\"deep\": [[[{\"x\": [{}]}]], []], \"e\": {}}");
+        same_as_yaml("  \r\n{ \"spaced\" :\r\n [ 1 ,\r\n 2 ] , \"x\" : \"y\" }\r\n");
+    }
+
+    /// What this reader does not take goes to the YAML reader: YAML flow, a key twice, nesting
+    /// and sizes past the limits, trailing text, a top level that is not a mapping.
+    #[test]
+    fn the_rest_is_left_to_the_yaml_reader() {
+        for text in [
+            "{rules: hangover}",
+            r#"{"a": 1, "a": 2}"#,
+            r#"{"a": 1} {"b": 2}"#,
+            r#"{"a": 1,}"#,
+            "[1, 2]",
+            r#"{"zero": -0}"#,
+            "\u{feff}{\"bom\": 1}",
+            "rules: hangover",
+            "",
+        ] {
+            assert!(parse(text).is_none(), "{text}");
+        }
+        let deep = format!("{{\"a\": {}{}}}", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH));
+        assert!(parse(&deep).is_none());
+        let shallow = format!("{{\"a\": {}{}}}", "[".repeat(MAX_DEPTH - 1), "]".repeat(MAX_DEPTH - 1));
+        same_as_yaml(&shallow);
+    }
+
+    fn any_json() -> impl proptest::strategy::Strategy<Value = Json> {
+        use proptest::prelude::*;
+        let leaf = prop_oneof![
+            Just(Json::Null),
+            any::<bool>().prop_map(Json::from),
+            any::<i64>().prop_map(Json::from),
+            (-1e6f64..1e6).prop_filter("not -0", |f| *f != 0.0).prop_map(Json::from),
+            "[a-z\\\\\"{}\\[\\],: \u{e9}\u{3042}\t\n]{0,8}".prop_map(Json::from),
+        ];
+        leaf.prop_recursive(4, 48, 6, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..6).prop_map(Json::Array),
+                proptest::collection::btree_map("[a-z]{1,3}", inner, 0..6)
+                    .prop_map(|m| Json::Object(m.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest::proptest! {
+        /// Random JSON documents, compact, pretty and one item a line, read as the YAML reader reads them.
+        #[test]
+        fn random_documents_read_as_yaml(
+            fields in proptest::collection::btree_map("[a-z]{1,6}", any_json(), 1..5),
+            events in proptest::collection::vec(any_json(), 0..6),
+        ) {
+            let mut doc: serde_json::Map<String, Json> = fields.into_iter().collect();
+            doc.insert("events".into(), Json::Array(events));
+            let doc = Json::Object(doc);
+            for layout in [doc.to_string(), serde_json::to_string_pretty(&doc).unwrap(), event_lines(&doc)] {
+                same_as_yaml(&layout);
+            }
+        }
+    }
+}
