@@ -10,13 +10,16 @@ use shinpan::check::{Checker, Report, Verdict};
 use shinpan::transcript::{Problem, Yaml};
 use shinpan::{diag, render};
 
+/// The exit statuses, as `--help` lists them.
+const EXIT_CODES: &str = "Exit status of `check`: 0 every transcript legal, 1 some illegal and none malformed, \
+                          2 some malformed (or a rules file with errors), 64 bad usage, 74 the output could not be written.";
+
 #[derive(Parser)]
 #[command(
     name = "shinpan",
     version,
     about = "Checks recorded card games against rules written as spec files",
-    after_help = "Exit status of `check`: 0 every transcript legal, 1 some illegal and none malformed, \
-                  2 some malformed (or a rules file with errors), 64 bad usage, 74 the output could not be written."
+    after_help = EXIT_CODES
 )]
 struct Cli {
     #[command(subcommand)]
@@ -27,6 +30,7 @@ struct Cli {
 enum Command {
     /// Check transcripts (files, or directories searched for *.yaml, *.yml, *.json), and the
     /// deals of bridge records (*.pbn, *.lin), each deal a transcript `PATH#N`
+    #[command(after_help = EXIT_CODES)]
     Check {
         /// Output format; human on a terminal, json otherwise
         #[arg(long, value_enum)]

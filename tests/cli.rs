@@ -376,3 +376,21 @@ fn no_color_is_respected_on_a_terminal() {
     // An empty NO_COLOR does not count (no-color.org).
     assert!(run(Some("")).contains("\u{1b}["));
 }
+
+/// Every option of every command says what it does, and `check --help` gives the exit codes.
+#[test]
+fn every_option_is_described() {
+    for command in ["check", "import", "lint", "rules", "play"] {
+        let (code, help, _) = shinpan(&[command, "--help"]);
+        assert_eq!(code, 0);
+        for line in help.lines().filter(|l| l.trim_start().starts_with('-') || l.trim_start().starts_with('<')) {
+            let words: Vec<&str> = line.trim().splitn(2, "  ").collect();
+            assert!(words.len() == 2 && !words[1].trim().is_empty(), "{command}: `{line}` has no description");
+        }
+    }
+    let (_, help, _) = shinpan(&["check", "--help"]);
+    assert!(
+        help.contains("Exit status of `check`: 0 every transcript legal") && help.contains("64 bad usage"),
+        "{help}"
+    );
+}

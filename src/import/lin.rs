@@ -247,6 +247,19 @@ mod tests {
         assert!(found.iter().all(|d| d.transcript.is_err()));
     }
 
+    #[test]
+    fn calls_and_vulnerability_in_lin_words() {
+        let calls: Vec<Option<String>> =
+            ["p", "D", "r", "1c", "7n!", "3NT", "pass", "x", "8c", ""].iter().map(|t| lin_call(t)).collect();
+        let some = |s: &str| Some(s.to_string());
+        assert_eq!(
+            calls,
+            [some("Pass"), some("X"), some("XX"), some("1C"), some("7NT"), some("3NT"), None, None, None, None]
+        );
+        let vul: Vec<Option<&str>> = ["o", "0", "n", "E", " b ", "x"].iter().map(|v| vulnerability(v)).collect();
+        assert_eq!(vul, [Some("None"), Some("None"), Some("NS"), Some("EW"), Some("All"), None]);
+    }
+
     /// The names (`pn`, South first) and board go to `meta`; an explanation (`an`) goes to the
     /// call before it, and one before any call to nothing.
     #[test]
