@@ -33,6 +33,8 @@ pub struct Spec {
 pub struct RuleDecl {
     pub id: Name,
     pub text: String,
+    /// `stands`: a move that breaks the rule may stand (`check --all` goes on past it).
+    pub stands: bool,
 }
 
 #[derive(Debug)]

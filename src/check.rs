@@ -111,6 +111,9 @@ pub struct Broken {
     /// `MAX_LEGAL_KEPT`, and how many there were.
     pub legal_events: Vec<serde_json::Value>,
     pub legal_count: usize,
+    /// Under `check --all`: whether the game went on past this violation (the move stood) or
+    /// stopped at it. `None` when checking stops at the first violation anyway.
+    pub stood: Option<bool>,
 }
 
 pub struct Report {
@@ -188,6 +191,8 @@ pub struct Checker {
     /// Parameters given on the command line (`--variant key=value`): over every transcript's
     /// own `variant`.
     pub variant: Vec<(String, Yaml)>,
+    /// Go on past every broken rule that `stands` (`check --all`).
+    pub all: bool,
 }
 
 impl Checker {
@@ -207,6 +212,7 @@ impl Checker {
             rules_override,
             builtin_only: false,
             variant: vec![],
+            all: false,
         }
     }
 
@@ -337,8 +343,22 @@ impl Checker {
             game.params,
             Source::Transcript { events: game.events, pos: 0 },
         );
+        if self.all {
+            machine.let_moves_stand();
+        }
         match machine.run() {
-            Ok(outcome) => report(file, text, rules, &program, &game.players, &events, outcome),
+            Ok(outcome) => {
+                let stopped = outcome.violation.is_some();
+                let mut r = report(file, text, rules, &program, &game.players, &events, outcome);
+                if self.all {
+                    // Which violations the game went past, and the one it could not.
+                    let stood = r.violations.len().saturating_sub(usize::from(stopped));
+                    for (i, v) in r.violations.iter_mut().enumerate() {
+                        v.stood = Some(i < stood);
+                    }
+                }
+                r
+            }
             Err(d) => {
                 let mut r = Report::malformed(
                     file,
@@ -451,8 +471,9 @@ fn report(
     outcome: Outcome,
 ) -> Report {
     let violations: Vec<Broken> = outcome
-        .violation
+        .stood
         .iter()
+        .chain(outcome.violation.iter())
         .map(|v| {
             let event = events.get(v.event);
             let rule = program.rules.get(v.rule as usize);
@@ -471,6 +492,7 @@ fn report(
                     .map(|k| crate::render::candidate_json(program, players, k))
                     .collect(),
                 legal_count: v.legal_count,
+                stood: None,
             }
         })
         .collect();

@@ -52,6 +52,10 @@ enum Command {
         /// Also check the paths listed in FILE, one per line (`-`: standard input)
         #[arg(long, value_name = "FILE")]
         files_from: Option<PathBuf>,
+        /// Go on past every broken rule that lets the move stand (`stands` in the rules), and
+        /// report every violation in order; stop at one that does not
+        #[arg(long)]
+        all: bool,
         /// Read JSON Lines: each line of each path (`-`: standard input) is one transcript, and
         /// its verdict line is written as soon as it is judged
         #[arg(long)]
@@ -147,8 +151,8 @@ fn run() -> u8 {
         }
     };
     match cli.command {
-        Command::Check { format, rules, jobs, only_builtin_rules, variant, files_from, stream, paths } => {
-            let setup = Setup { rules, builtin_only: only_builtin_rules, variant };
+        Command::Check { format, rules, jobs, only_builtin_rules, variant, files_from, all, stream, paths } => {
+            let setup = Setup { rules, builtin_only: only_builtin_rules, variant, all };
             let paths = match with_listed(paths, files_from.as_deref()) {
                 Ok(paths) => paths,
                 Err(why) => {
@@ -180,6 +184,7 @@ struct Setup {
     rules: Option<String>,
     builtin_only: bool,
     variant: Vec<(String, Yaml)>,
+    all: bool,
 }
 
 impl Setup {
@@ -187,6 +192,7 @@ impl Setup {
         let mut checker = Checker::new(self.rules.clone());
         checker.builtin_only = self.builtin_only;
         checker.variant = self.variant.clone();
+        checker.all = self.all;
         checker
     }
 }
@@ -793,7 +799,7 @@ mod tests {
     #[test]
     #[allow(clippy::panic, reason = "the panic is what is tested")]
     fn a_panic_becomes_the_verdict_of_its_file() {
-        let setup = Setup { rules: None, builtin_only: false, variant: vec![] };
+        let setup = Setup { rules: None, builtin_only: false, variant: vec![], all: false };
         let mut checker = setup.checker();
         // The first legal game of the demo (a legal verdict is what the render below panics on).
         let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/demo");

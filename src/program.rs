@@ -52,6 +52,8 @@ pub struct RuleInfo {
     pub id: String,
     pub text: String,
     pub span: Span,
+    /// A move that breaks this rule may stand (`check --all`).
+    pub stands: bool,
 }
 
 #[derive(Debug, Clone)]

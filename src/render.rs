@@ -47,7 +47,7 @@ pub fn json_line(r: &Report) -> String {
             .violations
             .iter()
             .map(|v| {
-                json!({
+                let mut line = json!({
                     "rule": v.rule,
                     "event": v.event,
                     "line": v.line,
@@ -56,7 +56,11 @@ pub fn json_line(r: &Report) -> String {
                     "code": codes::VIOLATION,
                     "legal": v.legal_events,
                     "legal_count": v.legal_count,
-                })
+                });
+                if let Some(stood) = v.stood {
+                    line["stood"] = json!(stood);
+                }
+                line
             })
             .collect();
         o.insert("violations".into(), Json::Array(v));
@@ -152,13 +156,19 @@ pub fn diagnostics(r: &Report) -> Vec<Diag> {
 }
 
 fn violation(r: &Report, v: &crate::check::Broken, source: &diag::Source) -> Diag {
-    let mut d = Diag::new(codes::VIOLATION, format!("rule `{}` broken at event {}: {}", v.rule, v.event, v.message))
+    let stands = if v.stood == Some(true) { " (the move stands)" } else { "" };
+    let message = format!("rule `{}` broken at event {}{stands}: {}", v.rule, v.event, v.message);
+    let mut d = Diag::new(codes::VIOLATION, message)
         .label(v.event_span.clone(), format!("event {} breaks `{}`", v.event, v.rule))
         .in_source(source);
-    d.help = Some(if v.legal.is_empty() {
+    let legal = if v.legal.is_empty() {
         "nothing is legal here".to_string()
     } else {
         format!("legal here: {}", v.legal.join(", "))
+    };
+    d.help = Some(match v.stood {
+        Some(false) => format!("{legal}; a broken `{}` does not stand, so checking stops here", v.rule),
+        _ => legal,
     });
     if let Some(program) = &r.program {
         let what = if v.rule_text.is_empty() {

@@ -241,8 +241,10 @@ impl Resolver {
 
     fn rules(&mut self, spec: &ast::Spec) -> Vec<RuleInfo> {
         let shared = SHARED_RULES.map(|(id, _)| id);
-        let mut out: Vec<RuleInfo> =
-            shared.iter().map(|id| RuleInfo { id: id.to_string(), text: String::new(), span: 0..0 }).collect();
+        let mut out: Vec<RuleInfo> = shared
+            .iter()
+            .map(|id| RuleInfo { id: id.to_string(), text: String::new(), span: 0..0, stands: false })
+            .collect();
         for id in shared {
             self.rules.insert(id.to_string(), self.rules.len() as u16);
         }
@@ -257,6 +259,7 @@ impl Resolver {
                 id: rule.id.text.clone(),
                 text: rule.text.clone(),
                 span: rule.id.span.start..rule.id.span.end,
+                stands: rule.stands,
             });
         }
         out

@@ -352,3 +352,39 @@ fn a_swapped_declarer_is_turn_order_at_the_opening_lead() {
     let broken = &swapped_back.violations[0];
     assert_eq!((broken.rule.as_str(), broken.event), ("turn-order", 4));
 }
+
+/// `check --all` on the 15 marked revokes of the EBL records: the revoke stands (Law 63: an
+/// established revoke is not corrected), play goes on to the end of the record, and declarer's
+/// tricks are those of the game as played and claimed.
+#[test]
+fn the_marked_revokes_stand_and_play_goes_on() {
+    let mut checker = Checker::new(None);
+    checker.all = true;
+    let mut revokes = 0;
+    for (path, row) in manifest("ebl-pbn-veugen") {
+        let Some(marked) = row["revokes"].as_array().filter(|r| !r.is_empty()) else { continue };
+        let got = report(&mut checker, &path);
+        let violations = got["violations"].as_array().unwrap();
+        let first = &violations[0];
+        assert_eq!((first["rule"].as_str(), &first["event"]), (Some("must-follow"), &marked[0]["event"]), "{got}");
+        assert_eq!(first["stood"], true, "{got}");
+        // Every violation stood: nothing in these deals stops the checking.
+        assert!(violations.iter().all(|v| v["stood"] == true), "{got}");
+        assert_eq!(violations.len(), marked.len(), "{got}");
+        assert_eq!(got["finished"], row["play"]["ends"] == "claim" || row["play"]["ends"] == "complete", "{got}");
+        if got["finished"] == true {
+            let declarer = row["contract"].as_str().unwrap().rsplit(' ').next().unwrap();
+            assert_eq!(got["scores"][declarer], row["declarer_tricks"], "{got}");
+        }
+        revokes += 1;
+    }
+    assert_eq!(revokes, 15);
+    // Without --all, each stops at its revoke.
+    let (path, _) = manifest("ebl-pbn-veugen")
+        .into_iter()
+        .find(|(_, row)| row["revokes"].as_array().is_some_and(|r| !r.is_empty()))
+        .unwrap();
+    let got = report(&mut Checker::new(None), &path);
+    assert_eq!(got["violations"].as_array().unwrap().len(), 1);
+    assert!(got["violations"][0].get("stood").is_none(), "{got}");
+}

@@ -48,6 +48,14 @@ fn every_fixture_verdict_fits_the_schema() {
         }
     }
     assert_eq!(verdicts.len(), 3);
+    // Under --all, with `stood` on each violation.
+    let mut all = Checker::new(None);
+    all.all = true;
+    for path in found.iter().filter(|p| p.parent().is_some_and(|d| d.ends_with("all"))) {
+        let line: serde_json::Value = serde_json::from_str(&shinpan::render::json_line(&all.check_path(path))).unwrap();
+        assert!(validator.is_valid(&line), "{}: {line}", path.display());
+        assert!(line["violations"][0]["stood"].is_boolean(), "{line}");
+    }
     // The fixtures reach every kind but shinpan failing inside (tested in src/main.rs).
     let all: BTreeSet<String> =
         Problem::ALL.iter().filter(|p| **p != Problem::Internal).map(|p| p.word().to_string()).collect();

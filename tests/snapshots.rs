@@ -10,6 +10,18 @@ fn relative(text: String) -> String {
     text.replace(concat!(env!("CARGO_MANIFEST_DIR"), "/"), "")
 }
 
+/// Under `check --all`: every violation the game went past, then the one it stopped at.
+#[test]
+fn standing_violations() {
+    insta::glob!("../fixtures", "all/*.yaml", |path| {
+        let mut checker = Checker::new(None);
+        checker.all = true;
+        let report = checker.check_path(path);
+        let rendered: String = shinpan::render::diagnostics(&report).iter().map(render_plain).collect();
+        insta::assert_snapshot!(relative(rendered));
+    });
+}
+
 #[test]
 fn transcript_diagnostics() {
     insta::glob!(

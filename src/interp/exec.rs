@@ -7,6 +7,9 @@ use crate::ast::AssignOp;
 use crate::program::{Block, Branch, Choose, S, St, Target, X};
 use crate::value::Value;
 
+/// The legal actions at a point: in words, the first of them as candidates, and how many.
+type LegalHere = (Vec<String>, Vec<super::Candidate>, usize);
+
 /// A check that failed: its rule, the message, and the `require` in the rules file.
 type Failed = Option<(u16, String, crate::span::Span)>;
 
@@ -312,6 +315,7 @@ impl<'p> Machine<'p> {
             return self.violate(TURN_ORDER, event, message, at, c, frame);
         };
         let mut own = self.take_frame(self.prog.always_locals);
+        self.broken_now.clear();
         let failed = if ambient {
             self.run_checks(branch, &event.actor, &event.arg, &mut own)?
         } else {
@@ -319,6 +323,20 @@ impl<'p> Machine<'p> {
         };
         if let Some((rule, message, at)) = failed {
             return self.violate(rule, event, message, at, c, frame);
+        }
+        if !self.broken_now.is_empty() {
+            let broken = std::mem::take(&mut self.broken_now);
+            let (legal, legal_events, legal_count) = self.legal_here(c, frame)?;
+            for (rule, message, spec_span) in broken {
+                let (legal, legal_events) = (legal.clone(), legal_events.clone());
+                let event = event.index;
+                self.stood.push(Violation { rule, event, message, spec_span, legal, legal_events, legal_count });
+            }
+            // Listing what was legal ran other arguments through the checks: this event's run
+            // again, so that its effects see its own bindings.
+            let frame_of_checks = if ambient { &mut own } else { &mut *frame };
+            self.run_checks(branch, &event.actor, &event.arg, frame_of_checks)?;
+            self.broken_now.clear();
         }
         self.consume();
         self.close_windows(branch, ambient);
@@ -358,18 +376,24 @@ impl<'p> Machine<'p> {
         c: Option<&'p Choose>,
         frame: &mut Vec<Value>,
     ) -> Run<Dispatch> {
-        let mut found = self.legal(c, frame)?;
-        let legal = self.legal_descriptions(&found);
-        let legal_count = found.len();
-        found.truncate(super::MAX_LEGAL_KEPT);
+        let (legal, legal_events, legal_count) = self.legal_here(c, frame)?;
         let violation =
-            Violation { rule, event: event.index, message, spec_span: at, legal, legal_events: found, legal_count };
+            Violation { rule, event: event.index, message, spec_span: at, legal, legal_events, legal_count };
         self.violation = Some(violation);
         self.draining = true;
         if self.optional(c, frame)? {
             return Ok(Dispatch::Otherwise);
         }
         Err(Stop::End)
+    }
+
+    /// What is legal here: in words, as candidates (up to `MAX_LEGAL_KEPT`), and how many.
+    fn legal_here(&mut self, c: Option<&'p Choose>, frame: &mut Vec<Value>) -> Run<LegalHere> {
+        let mut found = self.legal(c, frame)?;
+        let words = self.legal_descriptions(&found);
+        let count = found.len();
+        found.truncate(super::MAX_LEGAL_KEPT);
+        Ok((words, found, count))
     }
 
     fn not_open_message(&self, event: &Event) -> String {
@@ -422,7 +446,14 @@ impl<'p> Machine<'p> {
                         None
                     } else {
                         let text = if self.explain { self.template(message, frame)? } else { String::new() };
-                        Some((*rule, text, s.span.clone()))
+                        // Only when judging an event (`explain`), never when listing what is legal.
+                        let stands = self.go_on && self.explain && self.prog.rules[*rule as usize].stands;
+                        if stands {
+                            self.broken_now.push((*rule, text, s.span.clone()));
+                            None
+                        } else {
+                            Some((*rule, text, s.span.clone()))
+                        }
                     }
                 }
                 St::Let(slot, x) => {

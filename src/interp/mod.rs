@@ -134,10 +134,19 @@ pub struct Machine<'p> {
     spare_frames: Vec<Vec<Value>>,
     /// For each action, whether its `window` records are open.
     open_windows: Vec<bool>,
+    /// Go on past a broken rule that `stands`, the move played as recorded.
+    go_on: bool,
+    /// The standing checks the event being judged broke (rule, message, where).
+    broken_now: Vec<(u16, String, Span)>,
+    /// The violations gone past so far.
+    stood: Vec<Violation>,
 }
 
 /// What running a whole game gives.
 pub struct Outcome {
+    /// Violations of rules that let the move stand, gone past in order (`let_moves_stand`).
+    pub stood: Vec<Violation>,
+    /// The violation the game stopped at.
     pub violation: Option<Violation>,
     pub finished: bool,
     pub scores: Value,
@@ -173,7 +182,16 @@ impl<'p> Machine<'p> {
             kind_lists,
             spare_frames: vec![],
             open_windows: vec![false; prog.actions.len()],
+            go_on: false,
+            broken_now: vec![],
+            stood: vec![],
         }
+    }
+
+    /// Checks on past every broken rule that `stands` (`check --all`): the move is played as
+    /// recorded and each such violation is kept, in order.
+    pub fn let_moves_stand(&mut self) {
+        self.go_on = true;
     }
 
     /// Runs the flow to the end of the events (or of the game) and reports.
@@ -194,7 +212,8 @@ impl<'p> Machine<'p> {
             Source::Transcript { pos, .. } | Source::Probe { pos, .. } => *pos,
             Source::Random { made, .. } => made.len(),
         };
-        Ok(Outcome { violation: self.violation.take(), finished: self.finished, scores, winners, events_run })
+        let stood = std::mem::take(&mut self.stood);
+        Ok(Outcome { stood, violation: self.violation.take(), finished: self.finished, scores, winners, events_run })
     }
 
     fn eval_top(&mut self, x: &X) -> Result<Value, Diag> {

@@ -149,7 +149,8 @@ fn item_into(p: P<'_>, spec: &mut Spec) -> R<()> {
         Rule::rule_decl => {
             let id = name(next(&mut it, &at)?);
             let text = plain_string(next(&mut it, &at)?);
-            spec.rules.push(RuleDecl { id, text });
+            let stands = it.any(|p| p.as_rule() == Rule::stands);
+            spec.rules.push(RuleDecl { id, text, stands });
         }
         Rule::param_decl => spec.params.push(param(it, &at)?),
         Rule::enum_decl => {
