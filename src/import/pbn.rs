@@ -432,3 +432,65 @@ fn hand_cards(hand: &str) -> Result<Vec<String>, String> {
     }
     Ok(cards)
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, reason = "tests fail loudly")]
+mod tests {
+    use super::*;
+
+    /// Board 1 of the European championship record, as `fixtures/records/messy.pbn` has it.
+    const GAME: &str = r#"[Event "European Team Championships '99"]
+[Board "1"]
+[Dealer "N"]
+[Vulnerable "None"]
+[Deal "N:T7.QT6.AQ985.T87 98.542.KT643.K54 AQ32.AK97.72.Q62 KJ654.J83.J.AJ93"]
+[Declarer "S"]
+[Contract "3NT"]
+[Result "7"]
+[Room "Open"]
+[Auction "N"]
+Pass Pass 1NT Pass
+3NT Pass Pass Pass
+[Play "W"]
+S4 ST S8 S3
+DJ D5 D4 D7
+*
+"#;
+
+    fn events(deal: &Deal) -> Vec<Json> {
+        deal.transcript.as_ref().unwrap()["events"].as_array().unwrap().clone()
+    }
+
+    /// `#` takes the previous game's value of a tag (PBN 4.8); comments (`;` to the end of the
+    /// line, `{...}` anywhere) are skipped, even before a tag on the same line.
+    #[test]
+    fn inherited_tags_and_comments() {
+        let second = "; the second table\n[Event \"#\"]\n[Board \"#\"]\n{ same deal } [Deal \"#\"]\n[Room \"Closed\"]\n[Dealer \"#\"]\n";
+        let text = format!("{GAME}\n{second}");
+        let found = deals(&text);
+        assert_eq!(found.len(), 2);
+        assert_eq!((found[1].board.as_deref(), found[1].room.as_deref()), (Some("1"), Some("Closed")));
+        assert_eq!(events(&found[1])[0], events(&found[0])[0], "the deal is inherited");
+        assert_eq!(found[1].line, 19, "a game starts at its first tag, after the comment");
+    }
+
+    /// `=1=` after a call attaches `[Note "1:..."]` to it; `^R`, `^L`, `^I` before a card
+    /// mark it, and the transcript keeps the mark as the card's note.
+    #[test]
+    fn notes_and_marks() {
+        let text = GAME
+            .replace("Pass Pass 1NT Pass", "Pass Pass 1NT =1= Pass")
+            .replace("[Auction \"N\"]", "[Note \"1:15-17\"]\n[Auction \"N\"]")
+            .replace("S4 ST S8 S3", "^I S4 ST S8 S3")
+            .replace("DJ D5 D4 D7", "DJ ^R D5 D4 D7");
+        let all = events(&deals(&text)[0]);
+        let calls: Vec<&Json> = all.iter().filter(|e| e.get("call").is_some()).collect();
+        assert_eq!(calls[2]["note"], "15-17");
+        assert!(calls[1].get("note").is_none() && calls[3].get("note").is_none());
+        let plays: Vec<&Json> = all.iter().filter(|e| e.get("play").is_some()).collect();
+        assert_eq!((&plays[0]["play"], &plays[0]["note"]), (&json!("S4"), &json!("marked ^I in the record")));
+        let marked: Vec<&Json> = plays.iter().filter(|p| p.get("note").is_some()).copied().collect();
+        assert_eq!(marked.len(), 2);
+        assert_eq!((&marked[1]["play"], &marked[1]["note"]), (&json!("D5"), &json!("marked ^R in the record")));
+    }
+}
