@@ -59,7 +59,7 @@ pub fn transcript_text_for(rules: &str, variant: &[(String, Yaml)], prog: &Progr
     let players: Vec<Json> = p.players.iter().map(|n| json!(n)).collect();
     let mut out = format!("rules: {}\nplayers: {}\n", json!(rules), Json::Array(players));
     if !variant.is_empty() {
-        let given: serde_json::Map<String, Json> = variant.iter().map(|(k, v)| (k.clone(), yaml_json(v))).collect();
+        let given: serde_json::Map<String, Json> = variant.iter().map(|(k, v)| (k.clone(), v.to_json())).collect();
         out.push_str(&format!("variant: {}\n", Json::Object(given)));
     }
     out.push_str("events:\n");
@@ -115,32 +115,6 @@ fn game_with(prog: &Program, players: usize, variant: &[(String, Yaml)]) -> Resu
     };
     decode::decode(prog, &raw)
         .map_err(|e| Diag::new(crate::codes::MALFORMED, e.first().map_or(String::new(), |m| m.message.clone())))
-}
-
-/// A YAML value as JSON, for writing it into a transcript.
-fn yaml_json(y: &Yaml) -> Json {
-    match y {
-        Yaml::Null => Json::Null,
-        Yaml::Bool(b) => json!(b),
-        Yaml::Int(i) => json!(i),
-        Yaml::Float(f) => json!(f),
-        Yaml::Str(s) => json!(s),
-        Yaml::Seq(items) => Json::Array(items.iter().map(yaml_json).collect()),
-        Yaml::Map(entries) => Json::Object(
-            entries
-                .iter()
-                .map(|(k, v)| {
-                    (
-                        match k {
-                            Yaml::Str(s) => s.clone(),
-                            other => yaml_json(other).to_string(),
-                        },
-                        yaml_json(v),
-                    )
-                })
-                .collect(),
-        ),
-    }
 }
 
 /// aki, ben, chie, ...: names for a game that does not fix its players' names.

@@ -37,6 +37,25 @@ impl Yaml {
         }
     }
 
+    /// The value as JSON (a key that is not a string written as its JSON text).
+    pub fn to_json(&self) -> serde_json::Value {
+        use serde_json::Value as Json;
+        match self {
+            Yaml::Null => Json::Null,
+            Yaml::Bool(b) => Json::from(*b),
+            Yaml::Int(i) => Json::from(*i),
+            Yaml::Float(f) => Json::from(*f),
+            Yaml::Str(s) => Json::from(s.as_str()),
+            Yaml::Seq(items) => Json::Array(items.iter().map(Yaml::to_json).collect()),
+            Yaml::Map(entries) => Json::Object(
+                entries
+                    .iter()
+                    .map(|(k, v)| (if let Yaml::Str(s) = k { s.clone() } else { k.to_json().to_string() }, v.to_json()))
+                    .collect(),
+            ),
+        }
+    }
+
     /// What kind of YAML value this is, for messages.
     pub fn kind(&self) -> &'static str {
         match self {

@@ -248,23 +248,6 @@ mod tests {
     use super::*;
     use serde_json::{Value as Json, json};
 
-    fn to_json(y: &Yaml) -> Json {
-        match y {
-            Yaml::Null => Json::Null,
-            Yaml::Bool(b) => json!(b),
-            Yaml::Int(i) => json!(i),
-            Yaml::Float(f) => json!(f),
-            Yaml::Str(s) => json!(s),
-            Yaml::Seq(items) => Json::Array(items.iter().map(to_json).collect()),
-            Yaml::Map(entries) => Json::Object(
-                entries
-                    .iter()
-                    .map(|(k, v)| (if let Yaml::Str(s) = k { s.clone() } else { format!("{k:?}") }, to_json(v)))
-                    .collect(),
-            ),
-        }
-    }
-
     /// The JSON reader gives exactly the YAML reader's document: values, lines and offsets.
     fn same_as_yaml(text: &str) {
         let fast = parse(text).unwrap_or_else(|| panic!("not read as JSON: {text}"));
@@ -305,7 +288,7 @@ mod tests {
                 let Ok(text) = std::fs::read_to_string(&path) else { continue };
                 let Ok(doc) = parse_yaml(&text) else { continue };
                 let Yaml::Map(_) = doc.root else { continue };
-                let value = to_json(&doc.root);
+                let value = doc.root.to_json();
                 for layout in [value.to_string(), serde_json::to_string_pretty(&value).unwrap(), event_lines(&value)] {
                     same_as_yaml(&layout);
                 }
