@@ -795,6 +795,22 @@ fn play(rules: &str, players: Option<usize>, seed: u64, max_events: usize, varia
 mod tests {
     use super::*;
 
+    /// A stream's lines are read whole up to the cap, and past it only counted as too long:
+    /// the next line is read as usual. Line ends may be `\n` or `\r\n`.
+    #[test]
+    fn a_stream_line_is_read_within_its_cap() {
+        let text = "short\r\nexactly10!!\n0123456789abc\nlast";
+        // A tiny buffer, so that lines arrive in pieces as from a pipe.
+        let mut reader = std::io::BufReader::with_capacity(4, text.as_bytes());
+        let mut buf = vec![];
+        let mut lines = vec![];
+        while let Some(too_long) = read_line_bounded(&mut reader, &mut buf, 11).unwrap_or(None) {
+            lines.push((String::from_utf8_lossy(&buf).into_owned(), too_long));
+        }
+        let want = [("short", false), ("exactly10!!", false), ("0123456789a", true), ("last", false)];
+        assert_eq!(lines, want.map(|(l, t)| (l.to_string(), t)));
+    }
+
     /// A panic while checking one file becomes that file's malformed verdict.
     #[test]
     #[allow(clippy::panic, reason = "the panic is what is tested")]
