@@ -474,6 +474,31 @@ DJ D5 D4 D7
         assert_eq!(found[1].line, 19, "a game starts at its first tag, after the comment");
     }
 
+    fn calls_of(auction: &str) -> Vec<(String, String)> {
+        let text = GAME.replace("Pass Pass 1NT Pass\n3NT Pass Pass Pass", auction);
+        events(&deals(&text)[0])
+            .iter()
+            .filter(|e| e.get("call").is_some())
+            .map(|e| (e["by"].as_str().unwrap().to_string(), e["call"].as_str().unwrap().to_string()))
+            .collect()
+    }
+
+    /// The auction's special words (PBN 3.5): `AP` passes until the auction ends, `^S` skips
+    /// a seat (a call out of rotation recorded as a pass by nobody), `+` is nothing, `*` and
+    /// `-` end the section.
+    #[test]
+    fn the_words_of_an_auction() {
+        let pair = |by: &str, call: &str| (by.to_string(), call.to_string());
+        assert_eq!(
+            calls_of("Pass 1NT AP"),
+            [pair("N", "Pass"), pair("E", "1NT"), pair("S", "Pass"), pair("W", "Pass"), pair("N", "Pass")]
+        );
+        assert_eq!(calls_of("AP").len(), 4, "a passed-out deal");
+        assert_eq!(calls_of("Pass ^S 1C +"), [pair("N", "Pass"), pair("S", "1C")]);
+        assert_eq!(calls_of("Pass - 1C"), [pair("N", "Pass")]);
+        assert_eq!(calls_of("Pass * 1C"), [pair("N", "Pass")]);
+    }
+
     /// `=1=` after a call attaches `[Note "1:..."]` to it; `^R`, `^L`, `^I` before a card
     /// mark it, and the transcript keeps the mark as the card's note.
     #[test]
