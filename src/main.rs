@@ -29,7 +29,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Check transcripts (files, or directories searched for *.yaml, *.yml, *.json), and the
-    /// deals of bridge records (*.pbn, *.lin), each deal a transcript `PATH#N`
+    /// deals of record files (*.pbn, *.lin), each deal a transcript `PATH#N`
     #[command(after_help = EXIT_CODES)]
     Check {
         /// Output format; human on a terminal, json otherwise

@@ -316,14 +316,14 @@ mod tests {
     #[test]
     fn the_rest_is_left_to_the_yaml_reader() {
         for text in [
-            "{rules: hangover}",
+            "{rules: a-game}",
             r#"{"a": 1, "a": 2}"#,
             r#"{"a": 1} {"b": 2}"#,
             r#"{"a": 1,}"#,
             "[1, 2]",
             r#"{"zero": -0}"#,
             "\u{feff}{\"bom\": 1}",
-            "rules: hangover",
+            "rules: a-game",
             "",
         ] {
             assert!(parse(text).is_none(), "{text}");
