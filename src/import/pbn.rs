@@ -323,8 +323,9 @@ impl Game<'_> {
                     seat = (seat + 1) % 4;
                     continue;
                 }
+                // All pass: at most four passes end any auction (three after a bid).
                 "AP" => {
-                    while b::auction_end(&calls) == AuctionEnd::Incomplete && calls.len() < 400 {
+                    while b::auction_end(&calls) == AuctionEnd::Incomplete {
                         events.push(json!({"by": SEATS[seat], "call": "Pass"}));
                         calls.push((seat, "Pass".into()));
                         seat = (seat + 1) % 4;
