@@ -498,6 +498,9 @@ DJ D5 D4 D7
         assert_eq!(calls_of("Pass ^S 1C +"), [pair("N", "Pass"), pair("S", "1C")]);
         assert_eq!(calls_of("Pass - 1C"), [pair("N", "Pass")]);
         assert_eq!(calls_of("Pass * 1C"), [pair("N", "Pass")]);
+        // Comments inside a section are not calls: `{...}` anywhere, `;` to the end of the line.
+        let plain = calls_of("Pass 1NT AP");
+        assert_eq!(calls_of("Pass {weak} 1NT ; strong\nAP"), plain);
     }
 
     /// `=1=` after a call attaches `[Note "1:..."]` to it; `^R`, `^L`, `^I` before a card
