@@ -18,7 +18,9 @@ fn pairs(text: &str) -> Vec<Pair> {
     let mut parts = text.split('|');
     let mut line = 1;
     while let (Some(key), Some(value)) = (parts.next(), parts.next()) {
-        let key_line = line + key.matches('\n').count() - key.trim_start().matches('\n').count();
+        // A key starts after the line ends that come before it.
+        let leading = key.len() - key.trim_start().len();
+        let key_line = line + key[..leading].matches('\n').count();
         line += key.matches('\n').count() + value.matches('\n').count();
         out.push(Pair { key: key.trim().to_ascii_lowercase(), value: value.to_string(), line: key_line });
     }
@@ -230,9 +232,9 @@ mod tests {
 
     #[test]
     fn a_pair_is_on_the_line_its_key_starts() {
-        let found = pairs("pn|a,b,c,d|\n\nmd|3S2|\nmb|p|mb|1C|\npc|SA|");
+        let found = pairs("pn|a,b,c,d|\n\nmd|3S2|\nmb|p|mb|1C|\npc|SA|an|two\nlines|pc|SK|");
         let seen: Vec<(&str, usize)> = found.iter().map(|p| (p.key.as_str(), p.line)).collect();
-        assert_eq!(seen, [("pn", 1), ("md", 3), ("mb", 4), ("mb", 4), ("pc", 5)]);
+        assert_eq!(seen, [("pn", 1), ("md", 3), ("mb", 4), ("mb", 4), ("pc", 5), ("an", 5), ("pc", 6)]);
         assert_eq!(found[1].value, "3S2");
     }
 
