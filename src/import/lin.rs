@@ -240,12 +240,13 @@ mod tests {
 
     #[test]
     fn each_md_starts_a_deal_numbered_from_one() {
-        let text = "pn|s,w,n,e|ah|Board 7|md|3S2|mb|p|\nmd|1|ah|Board 8|";
+        let text = "pn|s,w,n,e|ah|Board 7|\nmd|3S2|mb|p|\nmd|1|ah|Board 8|";
         let found = deals(text);
         let seen: Vec<(usize, usize, Option<&str>)> =
             found.iter().map(|d| (d.number, d.line, d.board.as_deref())).collect();
         // The first deal keeps what came before its `md` (the board); both cannot be dealt.
-        assert_eq!(seen, [(1, 1, Some("7")), (2, 2, Some("8"))]);
+        // A deal's line is its `md`'s, not that of what came before it.
+        assert_eq!(seen, [(1, 2, Some("7")), (2, 3, Some("8"))]);
         assert!(found.iter().all(|d| d.transcript.is_err()));
     }
 
