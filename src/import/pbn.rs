@@ -503,13 +503,27 @@ DJ D5 D4 D7
         assert_eq!(calls_of("Pass {weak} 1NT ; strong\nAP"), plain);
     }
 
+    /// B19: an unknown card (`-`) with recorded cards after it is a gap: the deal is not
+    /// claimed from `[Result]`; at the very end it is where the record stops, and it is.
+    #[test]
+    fn a_gap_is_not_the_end_of_the_play() {
+        let claims = |play: &str| {
+            let all = events(&deals(&GAME.replace("S4 ST S8 S3\nDJ D5 D4 D7", play))[0]);
+            all.iter().filter(|e| e.get("claim").is_some()).count()
+        };
+        assert_eq!(claims("S4 ST S8 S3\nDJ D5 D4 D7"), 1);
+        assert_eq!(claims("S4 ST S8 -\nDJ D5 D4 D7"), 0, "a gap in trick 1");
+        // N won trick 1, so W (the first column) plays last to trick 2: nothing comes after.
+        assert_eq!(claims("S4 ST S8 S3\n- D5 D4 D7"), 1, "the record stops in trick 2");
+    }
+
     /// `=1=` after a call attaches `[Note "1:..."]` to it; `^R`, `^L`, `^I` before a card
     /// mark it, and the transcript keeps the mark as the card's note.
     #[test]
     fn notes_and_marks() {
         let text = GAME
             .replace("Pass Pass 1NT Pass", "Pass Pass 1NT =1= Pass")
-            .replace("[Auction \"N\"]", "[Note \"1:15-17\"]\n[Auction \"N\"]")
+            .replace("[Auction \"N\"]", "[Note \"1:15-17\"]\n[Annotator \"1:not a note\"]\n[Auction \"N\"]")
             .replace("S4 ST S8 S3", "^I S4 ST S8 S3")
             .replace("DJ D5 D4 D7", "DJ ^R D5 D4 D7");
         let all = events(&deals(&text)[0]);
