@@ -383,7 +383,7 @@ impl Game<'_> {
                 trick.push((seat, card));
                 played += 1;
             }
-            leader = (b::trick_winner(&trick, trump) + 4 - first) % 4;
+            leader = column_of(b::trick_winner(&trick, trump), first);
         }
         self.stopped(events, declarer, played, false)
     }
@@ -402,6 +402,11 @@ impl Game<'_> {
         }
         Ok(())
     }
+}
+
+/// The column of the play table a seat's cards are in, the first column being `first`'s.
+fn column_of(seat: usize, first: usize) -> usize {
+    (seat + 4 - first) % 4
 }
 
 /// The cells of a trick after position `k` in playing order from `start`.
@@ -515,6 +520,7 @@ DJ D5 D4 D7
         assert_eq!(claims("S4 ST S8 -\nDJ D5 D4 D7"), 0, "a gap in trick 1");
         // N won trick 1, so W (the first column) plays last to trick 2: nothing comes after.
         assert_eq!(claims("S4 ST S8 S3\n- D5 D4 D7"), 1, "the record stops in trick 2");
+        assert_eq!(claims("- - - -"), 0, "no card written: [Result] is not a claim");
     }
 
     /// `=1=` after a call attaches `[Note "1:..."]` to it; `^R`, `^L`, `^I` before a card
