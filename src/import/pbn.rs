@@ -409,9 +409,10 @@ fn column_of(seat: usize, first: usize) -> usize {
     (seat + 4 - first) % 4
 }
 
-/// The cells of a trick after position `k` in playing order from `start`.
+/// The cards of a trick from position `k` on in playing order from `start` (position `k`
+/// itself is the unknown card, so these are the cards recorded after it).
 fn row_after(row: &[Option<Item>], start: usize, k: usize) -> Vec<&Item> {
-    (k + 1..4).filter_map(|j| row.get((start + j) % 4).and_then(Option::as_ref)).collect()
+    (k..4).filter_map(|j| row.get((start + j) % 4).and_then(Option::as_ref)).collect()
 }
 
 fn vulnerability(v: &str) -> Option<&'static str> {
