@@ -164,7 +164,8 @@ pub struct Stmt {
 #[derive(Debug)]
 pub enum StmtKind {
     Let(Name, Expr),
-    Require(Expr, Name, Template),
+    /// `require COND else RULE "message"`, with the `costs` block of a rule that stands.
+    Require(Expr, Name, Template, Option<Block>),
     If(Expr, Block, Option<Block>),
     For(Name, Option<Name>, Expr, Block),
     While(Expr, Block),
@@ -180,6 +181,8 @@ pub enum StmtKind {
     Settle,
     /// `open ACTION`: the `window` records of the action open.
     Open(Name),
+    /// `note "text"`: a line the verdict carries.
+    Note(Template),
     Assign(LValue, AssignOp, Expr),
     Call(Name, Vec<Expr>),
 }

@@ -116,6 +116,16 @@ pub struct Broken {
     pub stood: Option<bool>,
 }
 
+/// A line the rules' `note` statement wrote, placed in the transcript and in the rules file.
+#[derive(Debug, Clone)]
+pub struct Noted {
+    pub message: String,
+    /// The last event judged when it was written, and that event's line.
+    pub event: Option<(usize, usize)>,
+    pub event_span: crate::span::Span,
+    pub spec_span: crate::span::Span,
+}
+
 pub struct Report {
     pub file: String,
     pub text: Rc<String>,
@@ -129,6 +139,8 @@ pub struct Report {
     /// Each player's score in transcript words (JSON), as the contract prints it.
     pub scores: Option<Vec<(String, serde_json::Value)>>,
     pub winners: Vec<String>,
+    /// What the rules noted while the game ran (an adjustment of the score, a ruling).
+    pub notes: Vec<Noted>,
     pub program: Option<Rc<Program>>,
     /// For a deal of a record file (PBN, LIN): its board and room, where the record gives them.
     pub board: Option<String>,
@@ -167,6 +179,7 @@ impl Report {
             finished: false,
             scores: None,
             winners: vec![],
+            notes: vec![],
             program: None,
             board: None,
             room: None,
@@ -351,10 +364,10 @@ impl Checker {
                 let stopped = outcome.violation.is_some();
                 let mut r = report(file, text, rules, &program, &game.players, &events, outcome);
                 if self.all {
-                    // Which violations the game went past, and the one it could not.
-                    let stood = r.violations.len().saturating_sub(usize::from(stopped));
-                    for (i, v) in r.violations.iter_mut().enumerate() {
-                        v.stood = Some(i < stood);
+                    // Which violations the game went past, and those of the event it could not.
+                    let stopped_at = r.violations.last().filter(|_| stopped).map(|v| v.event);
+                    for v in &mut r.violations {
+                        v.stood = Some(Some(v.event) != stopped_at);
                     }
                 }
                 r
@@ -506,6 +519,19 @@ fn report(
         Value::List(l) => l.iter().take(MAX_WINNERS).map(|p| crate::interp::show(program, players, p)).collect(),
         _ => vec![],
     };
+    let notes = outcome
+        .notes
+        .into_iter()
+        .map(|n| {
+            let event = n.event.and_then(|i| events.get(i));
+            Noted {
+                message: n.message,
+                event: event.map(|e| (e.index, e.line)),
+                event_span: event.map_or(0..0, |e| e.span.clone()),
+                spec_span: n.spec_span,
+            }
+        })
+        .collect();
     Report {
         file: file.into(),
         text,
@@ -517,6 +543,7 @@ fn report(
         finished: outcome.finished,
         scores: Some(scores),
         winners,
+        notes,
         program: Some(program.clone()),
         board: None,
         room: None,

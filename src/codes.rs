@@ -23,3 +23,5 @@ pub const LIMIT: &str = "shinpan::spec::limit";
 pub const MALFORMED: &str = "shinpan::transcript::malformed";
 pub const VIOLATION: &str = "shinpan::rule";
 pub const RULE_HERE: &str = "shinpan::rule::stated-here";
+/// A line the rules wrote for the verdict (`note`): an adjustment, a ruling.
+pub const NOTE: &str = "shinpan::rule::note";

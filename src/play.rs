@@ -84,8 +84,32 @@ pub fn legal_after(
     params: Vec<Value>,
     prefix: Vec<Event>,
 ) -> Option<Vec<crate::interp::Candidate>> {
+    probe(prog, players, params, prefix, false)
+}
+
+/// As `legal_after`, with the moves of the prefix that break a rule that `stands` played as
+/// recorded (`check --all`).
+pub fn legal_after_standing(
+    prog: &Program,
+    players: Rc<[String]>,
+    params: Vec<Value>,
+    prefix: Vec<Event>,
+) -> Option<Vec<crate::interp::Candidate>> {
+    probe(prog, players, params, prefix, true)
+}
+
+fn probe(
+    prog: &Program,
+    players: Rc<[String]>,
+    params: Vec<Value>,
+    prefix: Vec<Event>,
+    standing: bool,
+) -> Option<Vec<crate::interp::Candidate>> {
     let source = Source::Probe { events: prefix, pos: 0, legal: None, passed_optional: false };
     let mut machine = Machine::new(prog, players, params, source);
+    if standing {
+        machine.let_moves_stand();
+    }
     let outcome = machine.run().ok()?;
     match machine.source {
         Source::Probe { legal: Some(legal), passed_optional: false, .. } if outcome.violation.is_none() => Some(legal),

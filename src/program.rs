@@ -249,6 +249,9 @@ pub enum St {
         cond: X,
         rule: u16,
         message: Vec<Part>,
+        /// What a move that stands costs: run, with the names the checks had here, when the
+        /// move is let stand (empty for none).
+        cost: Block,
     },
     If(X, Block, Block),
     For {
@@ -268,6 +271,8 @@ pub enum St {
     Settle,
     /// `open ACTION`: the action's `window` records open.
     Open(u16),
+    /// `note "text"`: a line for the verdict.
+    Note(Vec<Part>),
     Assign {
         target: Target,
         path: Vec<X>,

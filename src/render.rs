@@ -71,8 +71,21 @@ pub fn json_line(r: &Report) -> String {
         o.insert("scores".into(), Json::Object(s));
     }
     o.insert("winners".into(), json!(r.winners));
+    if !r.notes.is_empty() {
+        o.insert("notes".into(), Json::Array(r.notes.iter().map(note_json).collect()));
+    }
     o.insert("schema_version".into(), json!(SCHEMA_VERSION));
     Json::Object(o).to_string()
+}
+
+/// A note as the verdict line writes it: the message, and the event it followed.
+fn note_json(n: &crate::check::Noted) -> Json {
+    let mut line = json!({ "message": n.message });
+    if let Some((event, at)) = n.event {
+        line["event"] = json!(event);
+        line["line"] = json!(at);
+    }
+    line
 }
 
 /// The version of the verdict line's shape (docs/verdict.schema.json). Fields may be added
@@ -143,6 +156,7 @@ fn json_within(prog: &Program, players: &[String], v: &Value, budget: &mut usize
 pub fn diagnostics(r: &Report) -> Vec<Diag> {
     let source = diag::source(&r.file, &r.text);
     let mut out: Vec<Diag> = r.violations.iter().map(|v| violation(r, v, &source)).collect();
+    out.extend(r.notes.iter().map(|n| note(r, n, &source)));
     for e in &r.errors {
         let mut d = Diag::new(codes::MALFORMED, format!("malformed transcript: {}", e.message));
         if let Some(span) = &e.span {
@@ -166,7 +180,11 @@ fn violation(r: &Report, v: &crate::check::Broken, source: &diag::Source) -> Dia
     } else {
         format!("legal here: {}", v.legal.join(", "))
     };
+    let stands = r.program.as_ref().is_some_and(|p| p.rules.iter().any(|rule| rule.id == v.rule && rule.stands));
     d.help = Some(match v.stood {
+        Some(false) if stands => {
+            format!("{legal}; the same event breaks a rule that does not stand, so checking stops here")
+        }
         Some(false) => format!("{legal}; a broken `{}` does not stand, so checking stops here", v.rule),
         _ => legal,
     });
@@ -182,6 +200,23 @@ fn violation(r: &Report, v: &crate::check::Broken, source: &diag::Source) -> Dia
             _ => "the rule",
         };
         let mut related = program.source.place(Diag::new(codes::RULE_HERE, what).label(v.spec_span.clone(), label));
+        related.advice = true;
+        d = d.with_related(related);
+    }
+    d
+}
+
+/// A note of the rules as advice: after which event, and the `note` line in the rules file.
+fn note(r: &Report, n: &crate::check::Noted, source: &diag::Source) -> Diag {
+    let mut d = Diag::new(codes::NOTE, format!("note: {}", n.message));
+    d.advice = true;
+    if let Some((event, _)) = n.event {
+        d = d.label(n.event_span.clone(), format!("noted after event {event}")).in_source(source);
+    }
+    if let Some(program) = &r.program {
+        let mut related = program
+            .source
+            .place(Diag::new(codes::RULE_HERE, "noted by the rules here").label(n.spec_span.clone(), "the note"));
         related.advice = true;
         d = d.with_related(related);
     }

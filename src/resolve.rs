@@ -43,6 +43,8 @@ struct Resolver {
     /// The actions that have a `window` record, which `open` names.
     windows: Vec<String>,
     rules: HashMap<String, u16>,
+    /// The rules declared with `stands`, which alone may have a cost.
+    standing: std::collections::HashSet<u16>,
     actions: HashMap<String, u16>,
     scopes: Vec<HashMap<String, Slot>>,
     next_slot: usize,
@@ -69,6 +71,7 @@ pub fn resolve(spec: &ast::Spec, source: &SourceMap) -> Result<Program, Vec<Diag
         helpers: Helpers(spec.procs.iter().filter(|p| p.checks_only).map(|p| p.name.text.clone()).collect()),
         windows: spec.windows.iter().map(|w| w.action.text.clone()).collect(),
         rules: HashMap::new(),
+        standing: Default::default(),
         actions: HashMap::new(),
         scopes: vec![],
         next_slot: 0,
@@ -255,6 +258,9 @@ impl Resolver {
                 continue;
             }
             self.rules.insert(rule.id.text.clone(), out.len() as u16);
+            if rule.stands {
+                self.standing.insert(out.len() as u16);
+            }
             out.push(RuleInfo {
                 id: rule.id.text.clone(),
                 text: rule.text.clone(),
@@ -492,7 +498,7 @@ impl Resolver {
                 let x = self.expr(e);
                 St::Let(self.bind(n), x)
             }
-            StmtKind::Require(cond, rule, message) => self.require(cond, rule, message, s, place),
+            StmtKind::Require(cond, rule, message, cost) => self.require(cond, rule, message, cost.as_ref(), s, place),
             StmtKind::If(c, a, b) => {
                 St::If(self.expr(c), self.block(a, place), b.as_ref().map_or(vec![], |b| self.block(b, place)))
             }
@@ -535,6 +541,7 @@ impl Resolver {
             StmtKind::Finish(now) => St::Finish(*now),
             StmtKind::Settle => St::Settle,
             StmtKind::Open(action) => self.open(action),
+            StmtKind::Note(text) => St::Note(self.template(text)),
             StmtKind::Assign(lv, op, value) => self.assign(lv, *op, value),
             StmtKind::Call(n, args) => self.call_proc(n, args, s, place),
         };
@@ -559,7 +566,15 @@ impl Resolver {
         St::Open(id)
     }
 
-    fn require(&mut self, cond: &ast::Expr, rule: &Name, message: &ast::Template, s: &ast::Stmt, place: Place) -> St {
+    fn require(
+        &mut self,
+        cond: &ast::Expr,
+        rule: &Name,
+        message: &ast::Template,
+        cost: Option<&ast::Block>,
+        s: &ast::Stmt,
+        place: Place,
+    ) -> St {
         if !place.in_checks {
             self.error(
                 codes::MISPLACED,
@@ -577,7 +592,25 @@ impl Resolver {
                 0
             }
         };
-        St::Require { cond: self.expr(cond), rule: rule_ix, message: self.template(message) }
+        let cond = self.expr(cond);
+        let message = self.template(message);
+        let cost = cost.map_or(vec![], |b| self.cost(b, rule, rule_ix));
+        St::Require { cond, rule: rule_ix, message, cost }
+    }
+
+    /// A `costs` block: effects, in the scope of the checks before it, of a rule that stands.
+    /// It cannot wait for an event (a `choose`) or leave a loop it is not in.
+    fn cost(&mut self, block: &ast::Block, rule: &Name, rule_ix: u16) -> Block {
+        if !self.standing.contains(&rule_ix) {
+            self.error(
+                codes::MISPLACED,
+                format!("rule `{}` stops the checking, so it has no cost", rule.text),
+                rule.span.clone(),
+                "this rule does not stand",
+            )
+            .set_help(format!("only a rule declared with `stands` has a cost: `rule {} \"...\" stands`", rule.text));
+        }
+        self.block(block, Place { in_always: true, ..Place::default() })
     }
 
     fn choose(

@@ -156,10 +156,12 @@ impl Checker<'_> {
                     let t = self.expr(x);
                     self.set_local(*slot, widen(t));
                 }
-                St::Require { cond, message, .. } => {
+                St::Require { cond, message, cost, .. } => {
                     self.want(cond, T::Bool);
                     self.parts(message);
+                    self.block(cost);
                 }
+                St::Note(text) => self.parts(text),
                 St::If(c, a, b) => {
                     self.want(c, T::Bool);
                     self.block(a);

@@ -30,6 +30,9 @@ fn every_standing_fixture_gets_its_violations_in_order() {
         for key in ["verdict", "finished", "scores", "winners"] {
             assert_eq!(got[key], want[key], "{}: {key}", path.display());
         }
+        // What the standing violations cost, as the rules noted it (none unless expected).
+        let notes: Vec<Json> = got["notes"].as_array().into_iter().flatten().map(|n| n["message"].clone()).collect();
+        assert_eq!(Json::Array(notes), want.get("notes").cloned().unwrap_or(json!([])), "{}", path.display());
         // Without --all, the same file stops at its first violation.
         let first: Json =
             serde_json::from_str(&shinpan::render::json_line(&Checker::new(None).check_path(&path))).unwrap();
@@ -37,7 +40,11 @@ fn every_standing_fixture_gets_its_violations_in_order() {
         assert_eq!(first["violations"][0]["rule"], want["violations"][0][0]);
         checked += 1;
     }
-    assert_eq!(checked, 4);
+    // Every fixture of the folder has its expectation.
+    let fixtures = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter(|e| e.as_ref().unwrap().path().extension().is_some_and(|x| x == "yaml"));
+    assert_eq!(checked, fixtures.count());
 }
 
 /// A rule stands only where its rules file says so: a game whose file marks nothing stops at

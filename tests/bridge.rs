@@ -355,12 +355,16 @@ fn a_swapped_declarer_is_turn_order_at_the_opening_lead() {
 
 /// `check --all` on the 15 marked revokes of the EBL records: the revoke stands (Law 63: an
 /// established revoke is not corrected), play goes on to the end of the record, and declarer's
-/// tricks are those of the game as played and claimed.
+/// tricks are those of the game as played and claimed. Under `bridge-duplicate`, each revoke
+/// is settled by Law 64 in a note. (The records' own `[Score]` tags are those of the tricks as
+/// played in all 15: their scorers transferred no trick.)
 #[test]
 fn the_marked_revokes_stand_and_play_goes_on() {
     let mut checker = Checker::new(None);
     checker.all = true;
-    let mut revokes = 0;
+    let mut duplicate = Checker::new(Some("bridge-duplicate".into()));
+    duplicate.all = true;
+    let (mut revokes, mut settled) = (0, 0);
     for (path, row) in manifest("ebl-pbn-veugen") {
         let Some(marked) = row["revokes"].as_array().filter(|r| !r.is_empty()) else { continue };
         let got = report(&mut checker, &path);
@@ -375,10 +379,20 @@ fn the_marked_revokes_stand_and_play_goes_on() {
         if got["finished"] == true {
             let declarer = row["contract"].as_str().unwrap().rsplit(' ').next().unwrap();
             assert_eq!(got["scores"][declarer], row["declarer_tricks"], "{got}");
+            // Under bridge-duplicate, Law 64 settles each revoke at the end of play, and the
+            // last note gives the tricks as played.
+            let duplicate = report(&mut duplicate, &path);
+            let notes: Vec<&str> =
+                duplicate["notes"].as_array().unwrap().iter().map(|n| n["message"].as_str().unwrap()).collect();
+            assert_eq!(notes.len(), marked.len() + 1, "{duplicate}");
+            assert!(notes[..marked.len()].iter().all(|n| n.starts_with("Law 64")), "{notes:?}");
+            let as_played = format!("declarer {declarer} took {} tricks as played,", row["declarer_tricks"]);
+            assert!(notes[marked.len()].starts_with(&as_played), "{notes:?}");
+            settled += 1;
         }
         revokes += 1;
     }
-    assert_eq!(revokes, 15);
+    assert_eq!((revokes, settled), (15, 15));
     // Without --all, each stops at its revoke.
     let (path, _) = manifest("ebl-pbn-veugen")
         .into_iter()

@@ -84,13 +84,23 @@ fn check(events: &str) -> Report {
 
 /// Checks the events (YAML list items) against a rules file written to a fresh directory.
 fn check_rules(rules: &str, events: &str) -> Report {
+    check_with(Checker::new(None), rules, events)
+}
+
+fn check_rules_all(rules: &str, events: &str) -> Report {
+    let mut checker = Checker::new(None);
+    checker.all = true;
+    check_with(checker, rules, events)
+}
+
+fn check_with(mut checker: Checker, rules: &str, events: &str) -> Report {
     static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let run = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let dir = std::env::temp_dir().join(format!("shinpan-language-{run}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("demo.rules"), rules).unwrap();
     let text = format!("rules: demo.rules\nplayers: [aki, ben]\nevents:\n{events}");
-    let report = Checker::new(None).check_text("demo.yaml", text, &dir);
+    let report = checker.check_text("demo.yaml", text, &dir);
     std::fs::remove_dir_all(&dir).unwrap();
     report
 }
@@ -530,4 +540,75 @@ fn codes_are_read_and_told_apart_from_cards() {
     // A bid's type is known only when the game runs (the argument may be `Pass`).
     let ran = check_rules(&no_attribute, "  - {by: aki, bid: 1D}\n");
     assert_eq!(ran.spec_errors[0].message, "codes of `Bid` have no attribute `rank`");
+}
+
+/// What a standing violation costs: a fine, taken from a name the checks computed, and a note.
+const COSTS: &str = r#"
+game costs
+players 2..2
+rule low "a move is at most 5" stands
+rule even "a move is even"
+action move: int 0..9
+var total = 0
+var fines per player = 0
+var note = 0
+var costs = 0
+scores zip_map(players, [total * 100 + fines[p] + note + costs for p in players])
+winners []
+
+flow {
+  loop {
+    choose {
+      move(n) by players[0] {
+        let over = n - 5
+        require n <= 5 else low "{n} is over 5" costs {
+          fines[players[0]] += over
+          note "a fine of {over} for {n}, after {total}"
+        }
+        require n % 2 == 0 else even "{n} is odd"
+        total += n
+      }
+    }
+  }
+}
+"#;
+
+#[test]
+fn a_cost_is_paid_once_for_each_move_that_stands() {
+    let events = "  - {by: aki, move: 4}\n  - {by: aki, move: 8}\n  - {by: aki, move: 6}\n  - {by: aki, move: 2}\n";
+    let all = check_rules_all(COSTS, events);
+    let stood: Vec<(&str, usize, Option<bool>)> =
+        all.violations.iter().map(|v| (v.rule.as_str(), v.event, v.stood)).collect();
+    assert_eq!(stood, [("low", 1, Some(true)), ("low", 2, Some(true))]);
+    // Fines of 3 and 1, each once (the checks run again after the legal actions are listed),
+    // with the names of the checks, before the move's own effects.
+    assert_eq!(scores(&all), "aki 2004, ben 2000");
+    let notes: Vec<(&str, Option<(usize, usize)>)> = all.notes.iter().map(|n| (n.message.as_str(), n.event)).collect();
+    assert_eq!(notes, [("a fine of 3 for 8, after 4", Some((1, 5))), ("a fine of 1 for 6, after 12", Some((2, 6)))]);
+    // Listing what was legal runs the checks, never the cost.
+    assert_eq!(all.violations[0].legal, ["aki move 0", "aki move 2", "aki move 4"]);
+    // Without --all, checking stops at the first violation and nothing is paid.
+    let first = check_rules(COSTS, events);
+    assert_eq!((first.violations.len(), scores(&first), first.notes.len()), (1, "aki 400, ben 400".into(), 0));
+    // A rule that does not stand stops the checking at its event: the standing rule the event
+    // broke first is reported too, and not paid for, since the move is not played.
+    let odd = check_rules_all(COSTS, "  - {by: aki, move: 2}\n  - {by: aki, move: 7}\n  - {by: aki, move: 2}\n");
+    let stood: Vec<(&str, Option<bool>)> = odd.violations.iter().map(|v| (v.rule.as_str(), v.stood)).collect();
+    assert_eq!(
+        (stood, scores(&odd), odd.notes.len()),
+        (vec![("low", Some(false)), ("even", Some(false))], "aki 200, ben 200".into(), 0)
+    );
+}
+
+#[test]
+fn only_a_rule_that_stands_has_a_cost() {
+    let lint = |rules: &str| shinpan::compile("costs.rules", rules).map(|_| ()).map_err(|d| d[0].message.clone());
+    assert_eq!(lint(COSTS), Ok(()));
+    let strict = COSTS.replace("at most 5\" stands", "at most 5\"");
+    assert_eq!(lint(&strict), Err("rule `low` stops the checking, so it has no cost".into()));
+    // A cost changes the state; it cannot wait for an event or check.
+    let waits = COSTS.replace("note \"a fine", "choose { }\n note \"a fine");
+    assert_eq!(lint(&waits), Err("`choose` cannot stand inside a record or a check".into()));
+    let checks = COSTS.replace("note \"a fine", "require n > 0 else even \"\"\n note \"a fine");
+    assert_eq!(lint(&checks), Err("`require` belongs among the checks at the start of a branch".into()));
 }

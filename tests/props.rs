@@ -6,7 +6,8 @@ use std::rc::Rc;
 
 use proptest::prelude::*;
 use shinpan::interp::Event;
-use shinpan::play::{default_game, finite_events, legal_after, playout, run_events};
+use shinpan::interp::{Machine, Outcome, Source};
+use shinpan::play::{default_game, finite_events, legal_after, legal_after_standing, playout, run_events};
 use shinpan::program::Program;
 use shinpan::value::Value;
 
@@ -24,8 +25,97 @@ fn games() -> Vec<(&'static str, usize)> {
     out
 }
 
+/// A bridge game played at random, except that `breaks` times a seat that could follow suit
+/// discards another suit instead (chosen by `picks`); gives the events and where the breaks are.
+fn bridge_with_revokes(
+    prog: &Program,
+    mut picks: impl Iterator<Item = usize>,
+    breaks: usize,
+) -> (Vec<Event>, Vec<usize>) {
+    let game = default_game(prog, 4).unwrap();
+    let players = game.players.clone();
+    let (mut events, mut revokes) = (vec![], vec![]);
+    while let Some(legal) = legal_after_standing(prog, players.clone(), game.params.clone(), events.clone()) {
+        let Some(first) = legal.first() else { break };
+        let index = events.len();
+        let discard = (revokes.len() < breaks && picks.next().unwrap().is_multiple_of(4))
+            .then(|| discards(prog, &players, &game.params, &events, &legal))
+            .flatten()
+            .filter(|held| !held.is_empty());
+        let event = match discard {
+            Some(held) => {
+                revokes.push(index);
+                Event {
+                    actor: first.actor.clone(),
+                    action: first.action,
+                    arg: held[picks.next().unwrap() % held.len()].clone(),
+                    index,
+                    line: 0,
+                    span: 0..0,
+                }
+            }
+            None => {
+                let k = &legal[picks.next().unwrap() % legal.len()];
+                Event { actor: k.actor.clone(), action: k.action, arg: k.arg.clone(), index, line: 0, span: 0..0 }
+            }
+        };
+        events.push(event);
+    }
+    (events, revokes)
+}
+
+/// The cards the seat to play holds outside the led suit while it holds the led suit (by the
+/// cards' codes, whose first letter is the suit), or none when no card is led yet.
+fn discards(
+    prog: &Program,
+    players: &Rc<[String]>,
+    params: &[Value],
+    events: &[Event],
+    legal: &[shinpan::interp::Candidate],
+) -> Option<Vec<Value>> {
+    let play = prog.actions.iter().position(|a| a.name == "play")? as u16;
+    if legal.iter().any(|k| k.action != play) {
+        return None;
+    }
+    let mut machine =
+        Machine::new(prog, players.clone(), params.to_vec(), Source::Transcript { events: events.to_vec(), pos: 0 });
+    machine.let_moves_stand();
+    machine.run().unwrap();
+    let var = |name: &str| machine.globals[prog.vars.iter().position(|v| v.name == name).unwrap()].clone();
+    let suit = |card: &Value| shinpan::interp::show(prog, players, card).chars().next();
+    let Value::List(trick) = var("trick") else { return None };
+    let led = suit(trick.first()?.get(&Value::str("card"))?);
+    let Value::List(held) = var("hand").get(&legal[0].actor)?.clone() else { return None };
+    let follows = held.iter().any(|c| suit(c) == led);
+    Some(held.iter().filter(|c| follows && suit(c) != led).cloned().collect())
+}
+
+fn run_standing(prog: &Program, players: Rc<[String]>, params: Vec<Value>, events: Vec<Event>) -> Outcome {
+    let mut machine = Machine::new(prog, players, params, Source::Transcript { events, pos: 0 });
+    machine.let_moves_stand();
+    machine.run().unwrap()
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Bridge under `check --all`: a random game with up to three revokes put in reports
+    /// exactly those, in order, each standing, and goes on to the end.
+    #[test]
+    fn inserted_revokes_are_reported_in_order(picks in prop::collection::vec(any::<usize>(), 400), breaks in 1usize..=3) {
+        let prog = program("bridge");
+        let (events, revokes) = bridge_with_revokes(&prog, picks.into_iter().cycle(), breaks);
+        let game = default_game(&prog, 4).unwrap();
+        let outcome = run_standing(&prog, game.players.clone(), game.params.clone(), events.clone());
+        let reported: Vec<(usize, &str)> = outcome.stood.iter().map(|v| (v.event, prog.rules[v.rule as usize].id.as_str())).collect();
+        let inserted: Vec<(usize, &str)> = revokes.iter().map(|&i| (i, "must-follow")).collect();
+        prop_assert_eq!(reported, inserted);
+        prop_assert!(outcome.violation.is_none());
+        prop_assert!(outcome.finished);
+        // Without --all, the first revoke stops the checking.
+        let first = run_events(&prog, game.players, game.params, events).unwrap();
+        prop_assert_eq!(first.violation.map(|v| v.event), revokes.first().copied());
+    }
 
     #[test]
     fn random_playouts_check_legal(seed in any::<u64>(), (name, players) in prop::sample::select(games())) {

@@ -76,6 +76,11 @@ impl<'p> Machine<'p> {
             St::Again => return Ok(Ctl::Again),
             St::Settle => self.settle()?,
             St::Open(action) => self.open_windows[*action as usize] = true,
+            St::Note(text) => {
+                let message = self.template(text, frame)?;
+                let event = self.taken.checked_sub(1);
+                self.notes.push(super::Note { message, event, spec_span: s.span.clone() });
+            }
             St::Finish(now) => {
                 self.finished = true;
                 if *now {
@@ -322,23 +327,29 @@ impl<'p> Machine<'p> {
             self.run_checks(branch, &event.actor, &event.arg, frame)?
         };
         if let Some((rule, message, at)) = failed {
+            // Standing checks the event broke before this one are reported too, in order; none
+            // is paid for, since the move is not played.
+            if !self.broken_now.is_empty() {
+                self.let_stand(event, c, frame)?;
+            }
             return self.violate(rule, event, message, at, c, frame);
         }
-        if !self.broken_now.is_empty() {
-            let broken = std::mem::take(&mut self.broken_now);
-            let (legal, legal_events, legal_count) = self.legal_here(c, frame)?;
-            for (rule, message, spec_span) in broken {
-                let (legal, legal_events) = (legal.clone(), legal_events.clone());
-                let event = event.index;
-                self.stood.push(Violation { rule, event, message, spec_span, legal, legal_events, legal_count });
-            }
+        let costs = if self.broken_now.is_empty() {
+            vec![]
+        } else {
+            let costs = self.let_stand(event, c, frame)?;
             // Listing what was legal ran other arguments through the checks: this event's run
             // again, so that its effects see its own bindings.
             let frame_of_checks = if ambient { &mut own } else { &mut *frame };
             self.run_checks(branch, &event.actor, &event.arg, frame_of_checks)?;
             self.broken_now.clear();
-        }
+            costs
+        };
         self.consume();
+        // What the broken rules cost, before the move's own effects.
+        for (block, mut names) in costs {
+            self.exec_block(block, &mut names)?;
+        }
         self.close_windows(branch, ambient);
         let ctl = if ambient {
             self.exec_block(&branch.effects, &mut own)?
@@ -346,6 +357,26 @@ impl<'p> Machine<'p> {
             self.exec_block(&branch.effects, frame)?
         };
         Ok(if ambient || ctl == Ctl::Again { Dispatch::Stay } else { Dispatch::Taken(ctl) })
+    }
+
+    /// Keeps the standing violations the event made, each with what was legal instead; gives
+    /// back their `costs` blocks to run.
+    fn let_stand(
+        &mut self,
+        event: &Event,
+        c: Option<&'p Choose>,
+        frame: &mut Vec<Value>,
+    ) -> Run<Vec<(&'p Block, Vec<Value>)>> {
+        let broken = std::mem::take(&mut self.broken_now);
+        let (legal, legal_events, legal_count) = self.legal_here(c, frame)?;
+        let mut costs = vec![];
+        for b in broken {
+            let (legal, legal_events) = (legal.clone(), legal_events.clone());
+            let (rule, message, spec_span, event) = (b.rule, b.message, b.at, event.index);
+            self.stood.push(Violation { rule, event, message, spec_span, legal, legal_events, legal_count });
+            costs.extend(b.cost);
+        }
+        Ok(costs)
     }
 
     /// A window closes when it is taken, and every window when an event of the flow is.
@@ -415,7 +446,13 @@ impl<'p> Machine<'p> {
     }
 
     /// Runs a branch's checks with its argument bound; the first failing `require`.
-    pub(super) fn run_checks(&mut self, b: &Branch, actor: &Value, arg: &Value, frame: &mut Vec<Value>) -> Run<Failed> {
+    pub(super) fn run_checks(
+        &mut self,
+        b: &'p Branch,
+        actor: &Value,
+        arg: &Value,
+        frame: &mut Vec<Value>,
+    ) -> Run<Failed> {
         self.checks_of(b, actor, arg, frame, true)
     }
 
@@ -423,7 +460,7 @@ impl<'p> Machine<'p> {
     /// (listing legal actions needs just pass or fail).
     pub(super) fn checks_of(
         &mut self,
-        b: &Branch,
+        b: &'p Branch,
         actor: &Value,
         arg: &Value,
         frame: &mut Vec<Value>,
@@ -437,11 +474,11 @@ impl<'p> Machine<'p> {
         self.checks(&b.checks, frame)
     }
 
-    fn checks(&mut self, block: &Block, frame: &mut Vec<Value>) -> Run<Failed> {
+    fn checks(&mut self, block: &'p Block, frame: &mut Vec<Value>) -> Run<Failed> {
         for s in block {
             self.burn(&s.span)?;
             let failed = match &s.s {
-                St::Require { cond, rule, message } => {
+                St::Require { cond, rule, message, cost } => {
                     if self.truth(cond, frame)? {
                         None
                     } else {
@@ -449,7 +486,13 @@ impl<'p> Machine<'p> {
                         // Only when judging an event (`explain`), never when listing what is legal.
                         let stands = self.go_on && self.explain && self.prog.rules[*rule as usize].stands;
                         if stands {
-                            self.broken_now.push((*rule, text, s.span.clone()));
+                            let cost = (!cost.is_empty()).then(|| (cost, frame.clone()));
+                            self.broken_now.push(super::Broken {
+                                rule: *rule,
+                                message: text,
+                                at: s.span.clone(),
+                                cost,
+                            });
                             None
                         } else {
                             Some((*rule, text, s.span.clone()))
@@ -482,7 +525,7 @@ impl<'p> Machine<'p> {
         slot: u16,
         slot2: Option<u16>,
         coll: &X,
-        body: &Block,
+        body: &'p Block,
         frame: &mut Vec<Value>,
     ) -> Run<Failed> {
         for (a, b) in self.entries(coll, slot2.is_some(), frame)? {

@@ -136,10 +136,31 @@ pub struct Machine<'p> {
     open_windows: Vec<bool>,
     /// Go on past a broken rule that `stands`, the move played as recorded.
     go_on: bool,
-    /// The standing checks the event being judged broke (rule, message, where).
-    broken_now: Vec<(u16, String, Span)>,
+    /// The standing checks the event being judged broke.
+    broken_now: Vec<Broken<'p>>,
     /// The violations gone past so far.
     stood: Vec<Violation>,
+    /// What `note` statements wrote so far.
+    notes: Vec<Note>,
+}
+
+/// A standing check the event being judged broke: the rule, its message, where it is, and its
+/// `costs` block with the names the checks had at that point.
+struct Broken<'p> {
+    rule: u16,
+    message: String,
+    at: Span,
+    cost: Option<(&'p crate::program::Block, Vec<Value>)>,
+}
+
+/// A line a `note` statement wrote for the verdict.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Note {
+    pub message: String,
+    /// The last event judged when the note was written (none before the first).
+    pub event: Option<usize>,
+    /// The `note` statement in the rules file.
+    pub spec_span: Span,
 }
 
 /// What running a whole game gives.
@@ -152,6 +173,8 @@ pub struct Outcome {
     pub scores: Value,
     pub winners: Value,
     pub events_run: usize,
+    /// What the rules' `note` statements wrote, in order.
+    pub notes: Vec<Note>,
 }
 
 impl<'p> Machine<'p> {
@@ -185,6 +208,7 @@ impl<'p> Machine<'p> {
             go_on: false,
             broken_now: vec![],
             stood: vec![],
+            notes: vec![],
         }
     }
 
@@ -213,7 +237,9 @@ impl<'p> Machine<'p> {
             Source::Random { made, .. } => made.len(),
         };
         let stood = std::mem::take(&mut self.stood);
-        Ok(Outcome { stood, violation: self.violation.take(), finished: self.finished, scores, winners, events_run })
+        let notes = std::mem::take(&mut self.notes);
+        let violation = self.violation.take();
+        Ok(Outcome { stood, violation, finished: self.finished, scores, winners, events_run, notes })
     }
 
     fn eval_top(&mut self, x: &X) -> Result<Value, Diag> {

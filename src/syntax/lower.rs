@@ -36,6 +36,8 @@ fn is_keyword(rule: Rule) -> bool {
             | Rule::k_always
             | Rule::k_window
             | Rule::k_open
+            | Rule::k_note
+            | Rule::k_costs
             | Rule::k_codes
             | Rule::k_due
             | Rule::k_from
@@ -404,7 +406,11 @@ fn stmt(p: P<'_>) -> R<Stmt> {
         Rule::require_stmt => {
             let cond = expr(next(&mut it, &at)?)?;
             let rule_id = name(next(&mut it, &at)?);
-            StmtKind::Require(cond, rule_id, template(next(&mut it, &at)?)?)
+            let message = template(next(&mut it, &at)?)?;
+            let cost = it.find(|p| p.as_rule() == Rule::block).map(block).transpose()?;
+            // The check ends with its message: a violation points at it, not at the cost.
+            let check = at.start..message.span.end;
+            return Ok(Stmt { kind: StmtKind::Require(cond, rule_id, message, cost), span: check });
         }
         Rule::if_stmt => if_stmt(it, &at)?,
         Rule::for_stmt => {
@@ -425,6 +431,7 @@ fn stmt(p: P<'_>) -> R<Stmt> {
         Rule::again_stmt => StmtKind::Again,
         Rule::settle_stmt => StmtKind::Settle,
         Rule::open_stmt => StmtKind::Open(name(next(&mut it, &at)?)),
+        Rule::note_stmt => StmtKind::Note(template(next(&mut it, &at)?)?),
         Rule::finish_stmt => StmtKind::Finish(it.any(|p| p.as_rule() == Rule::finish_now)),
         Rule::assign_stmt => {
             let lv = lvalue(next(&mut it, &at)?)?;
