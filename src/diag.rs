@@ -49,6 +49,14 @@ impl SourceMap {
         text.get(begin..end).map(|line| line.trim().to_string())
     }
 
+    /// `FILE:LINE` of an offset into the rules text, the file being the one it came from.
+    pub fn location(&self, offset: usize) -> Option<String> {
+        let (start, source) = self.segments.iter().rev().find(|(s, _)| *s <= offset)?;
+        let text = source.inner();
+        let local = (offset - start).min(text.len());
+        Some(format!("{}:{}", source.name(), text[..local].matches('\n').count() + 1))
+    }
+
     /// The name of the file the rules were written in (the last one, for an extension).
     pub fn name(&self) -> String {
         self.segments.last().map_or(String::new(), |(_, s)| s.name().to_string())

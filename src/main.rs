@@ -89,6 +89,15 @@ enum Command {
         #[arg(long, requires = "name")]
         source: bool,
     },
+    /// What a rule id means: its text, the rulebook section it cites, whether a move breaking
+    /// it stands, and where the rules file checks it
+    Explain {
+        /// The rule id, as a verdict names it (`must-follow`)
+        rule: String,
+        /// A built-in rules name or a .rules path (default: every built-in game with the rule)
+        #[arg(long)]
+        rules: Option<String>,
+    },
     /// Write a random legal transcript
     Play {
         /// A built-in rules name or a .rules path
@@ -171,6 +180,7 @@ fn run() -> u8 {
         }
         Command::Lint { paths } => lint(&paths),
         Command::Rules { name, source } => rules_command(name.as_deref(), source),
+        Command::Explain { rule, rules } => explain_command(&rule, rules.as_deref()),
         Command::Import { paths, out } => import(&paths, &out),
         Command::Play { rules, players, seed, max_events, variant } => {
             play(&rules, players, seed, max_events, &variant)
@@ -715,6 +725,38 @@ fn rules_command(name: Option<&str>, source: bool) -> u8 {
             2
         }
     }
+}
+
+fn explain_command(rule: &str, rules: Option<&str>) -> u8 {
+    let names: Vec<&str> = match rules {
+        Some(name) => vec![name],
+        None => shinpan::specs::BUILTIN.iter().map(|(n, _)| *n).collect(),
+    };
+    let mut checker = Checker::new(None);
+    let (mut found, mut known) = (vec![], std::collections::BTreeSet::new());
+    for name in names {
+        let program = match checker.program(name, Path::new(".")) {
+            Ok(p) => p,
+            Err(shinpan::check::Lookup::Unknown(m)) => {
+                eprintln!("shinpan: {m}");
+                return USAGE;
+            }
+            Err(shinpan::check::Lookup::Broken(diags)) => {
+                diags.iter().for_each(|d| eprint!("{}", diag::render_plain(d)));
+                return 2;
+            }
+        };
+        known.extend(program.rules.iter().map(|r| r.id.clone()));
+        found.extend(render::explain(&program, rule));
+    }
+    if found.is_empty() {
+        let known: Vec<String> = known.into_iter().collect();
+        let hint = shinpan::resolve::did_you_mean(rule, known.iter().map(String::as_str))
+            .map_or(String::new(), |m| format!("; did you mean `{m}`?"));
+        eprintln!("shinpan: no rule `{rule}` in {}{hint}", rules.unwrap_or("the built-in games"));
+        return USAGE;
+    }
+    if say(&found.join("\n")) { 0 } else { WRITE_FAILED }
 }
 
 /// A game's players, parameters as declared (type, range, default) and rule ids in check

@@ -314,6 +314,41 @@ pub struct Branch {
     pub window: bool,
 }
 
+impl S {
+    /// The blocks directly inside this statement.
+    pub fn blocks(&self) -> Vec<&Block> {
+        match &self.s {
+            St::If(_, a, b) => vec![a, b],
+            St::For { body, .. } | St::While(_, body) | St::Loop(body) => vec![body],
+            St::Require { cost, .. } => vec![cost],
+            St::Choose(c) => {
+                c.branches.iter().flat_map(|b| [&b.checks, &b.effects]).chain(c.otherwise.iter()).collect()
+            }
+            _ => vec![],
+        }
+    }
+}
+
+impl Program {
+    /// Every statement anywhere in the rules that `keep` accepts, in file order.
+    pub fn statements_where(&self, keep: impl Fn(&St) -> bool) -> Vec<&S> {
+        let mut blocks: Vec<&Block> = vec![&self.flow];
+        blocks.extend(self.procs.iter().map(|p| &p.body));
+        blocks.extend(self.always.iter().flat_map(|b| [&b.checks, &b.effects]));
+        let mut found = vec![];
+        while let Some(block) = blocks.pop() {
+            for s in block {
+                if keep(&s.s) {
+                    found.push(s);
+                }
+                blocks.extend(s.blocks());
+            }
+        }
+        found.sort_by_key(|s| s.span.start);
+        found
+    }
+}
+
 impl Shape {
     pub fn is_file(&self) -> bool {
         matches!(self, Shape::File)

@@ -6,7 +6,7 @@ use crate::check::{Report, Verdict};
 use crate::codes;
 use crate::diag::{self, Diag};
 use crate::interp::show;
-use crate::program::Program;
+use crate::program::{Program, St};
 use crate::value::Value;
 
 /// One JSON object per transcript, keys in the contract's order.
@@ -189,12 +189,15 @@ fn violation(r: &Report, v: &crate::check::Broken, source: &diag::Source) -> Dia
         _ => legal,
     });
     if let Some(program) = &r.program {
-        let what = if v.rule_text.is_empty() {
-            format!("`{}` is checked here", v.rule)
-        } else {
-            format!("`{}`: {}", v.rule, v.rule_text)
+        let shared = crate::resolve::SHARED_RULES.iter().find(|(id, _)| *id == v.rule).map(|(_, text)| *text);
+        let what = match (v.rule_text.as_str(), shared) {
+            ("", Some(meaning)) => format!("`{}`: {meaning}", v.rule),
+            ("", None) => format!("`{}` is checked here", v.rule),
+            (text, _) => format!("`{}`: {text}", v.rule),
         };
+        let ended_here = program.source.line_at(v.spec_span.start).is_some_and(|l| l.starts_with("finish"));
         let label = match v.rule.as_str() {
+            "after-game-end" if ended_here => "the game ended here",
             "unexpected-action" | "after-game-end" => "what may happen here",
             "turn-order" => "who may act here",
             _ => "the rule",
@@ -247,4 +250,66 @@ pub fn summary(r: &Report) -> String {
         r.verdict.word(),
         if r.finished { "finished" } else { "not finished" }
     )
+}
+
+/// What a rule id means in a game, for a judge: its text, the rulebook section it cites,
+/// whether a move breaking it stands, and each place the rules file checks it (file, line and
+/// the line itself). `None` when the game has no such rule.
+pub fn explain(program: &Program, rule: &str) -> Option<String> {
+    let index = program.rules.iter().position(|r| r.id == rule)?;
+    let info = &program.rules[index];
+    let shared = crate::resolve::SHARED_RULES.iter().find(|(id, _)| *id == rule).map(|(_, text)| *text);
+    let mut out = format!("{rule} ({}): {}\n", program.name, shared.unwrap_or(&info.text));
+    if let Some(section) = cited_section(&info.text) {
+        out.push_str(&format!("  cites: {section} (of the game's rules document)\n"));
+    }
+    let place = |offset: usize| {
+        let at = program.source.location(offset).unwrap_or_default();
+        let line = program.source.line_at(offset).unwrap_or_default();
+        let short: String = line.chars().take(MAX_EXPLAINED_LINE).collect();
+        let cut = if short.len() < line.len() { "…" } else { "" };
+        format!("{at}: {short}{cut}")
+    };
+    if shared.is_some() {
+        out.push_str(&format!("  checked by the engine: {}\n", engine_check(rule)));
+        if rule == "after-game-end" {
+            for s in program.statements_where(|s| matches!(s, St::Finish(_))) {
+                out.push_str(&format!("  the game ends at {}\n", place(s.span.start)));
+            }
+        }
+        return Some(out);
+    }
+    out.push_str(if info.stands {
+        "  stands: under `check --all` a move that breaks it is played as recorded, and checking goes on\n"
+    } else {
+        "  does not stand: under `check --all` too, checking stops at a move that breaks it\n"
+    });
+    out.push_str(&format!("  declared at {}\n", place(info.span.start)));
+    for s in program.statements_where(|s| matches!(s, St::Require { rule: r, .. } if *r as usize == index)) {
+        out.push_str(&format!("  checked at {}\n", place(s.span.start)));
+    }
+    Some(out)
+}
+
+/// How much of a rules file's line `explain` shows (the file and line lead to the rest).
+const MAX_EXPLAINED_LINE: usize = 100;
+
+/// The rulebook section a rule's text cites: its last parenthesis, `(5.7, Law 44C)`.
+fn cited_section(text: &str) -> Option<&str> {
+    let open = text.rfind('(')?;
+    let close = open + text[open..].find(')')?;
+    Some(&text[open + 1..close]).filter(|s| !s.trim().is_empty())
+}
+
+/// When the engine checks one of its own rule ids.
+fn engine_check(rule: &str) -> &'static str {
+    match rule {
+        "after-game-end" => {
+            "at every event after the rules have run `finish` (a record the game still waits for is taken)"
+        }
+        "turn-order" => {
+            "at every waiting point: the action is open, but the `by` of its branch does not name this actor"
+        }
+        _ => "at every waiting point: no branch open there takes this action",
+    }
 }

@@ -142,6 +142,50 @@ fn rules_lists_parameters() {
     assert_eq!(shinpan(&["rules", "--source"]).0, 64);
 }
 
+/// The lines of a built-in spec that contain `needle`, as `specs/NAME.rules:LINE`.
+fn lines_with(game: &str, needle: &str) -> Vec<String> {
+    let text = std::fs::read_to_string(format!("specs/{game}.rules")).unwrap();
+    let found = text.lines().enumerate().filter(|(_, l)| l.contains(needle));
+    found.map(|(i, _)| format!("specs/{game}.rules:{}", i + 1)).collect()
+}
+
+#[test]
+fn explain_says_where_a_rule_is_checked() {
+    let (code, out, _) = shinpan(&["explain", "must-follow", "--rules", "hangover"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.starts_with("must-follow (hangover): an active non-leader follows the led suit if able (5.4)\n"),
+        "{out}"
+    );
+    assert!(out.contains("  cites: 5.4 "), "{out}");
+    assert!(out.contains("  stands: "), "{out}");
+    let declared = &lines_with("hangover", "rule must-follow ")[0];
+    assert!(out.contains(&format!("  declared at {declared}: rule must-follow")), "{out}");
+    let checks = lines_with("hangover", "else must-follow ");
+    assert_eq!(checks.len(), 1);
+    assert!(out.contains(&format!("  checked at {}: require ", checks[0])), "{out}");
+    // Without --rules, every built-in game that has the rule; one that does not stand says so.
+    let (_, all, _) = shinpan(&["explain", "must-follow"]);
+    for game in ["bridge", "hangover", "torite-4to6"] {
+        assert!(all.contains(&format!("must-follow ({game}): ")), "{all}");
+    }
+    let (_, held, _) = shinpan(&["explain", "not-held", "--rules", "bridge"]);
+    assert!(held.contains("  does not stand: "), "{held}");
+    // The engine's own ids: when they are checked, and for `after-game-end` where the game ends.
+    let (_, after, _) = shinpan(&["explain", "after-game-end", "--rules", "hangover"]);
+    let finishes = lines_with("hangover", "    finish");
+    let ends: Vec<&str> = after.lines().filter(|l| l.starts_with("  the game ends at ")).collect();
+    assert_eq!(ends.len(), finishes.len(), "{after}");
+    assert!(ends[0].starts_with(&format!("  the game ends at {}: finish", finishes[0])), "{after}");
+    // A variant's rules come from the file that declares them.
+    let (_, variant, _) = shinpan(&["explain", "center", "--rules", "fixtures/variants/center-second.rules"]);
+    assert!(variant.contains("  declared at specs/torite-4to6.rules:"), "{variant}");
+    // An unknown id is bad usage, with a did-you-mean.
+    let (code, _, err) = shinpan(&["explain", "must-folow"]);
+    assert_eq!(code, 64);
+    assert!(err.contains("did you mean `must-follow`?"), "{err}");
+}
+
 #[test]
 fn parallel_checking_keeps_the_order_and_the_verdicts() {
     let one = shinpan(&["check", "--format", "json", "--jobs", "1", "fixtures/"]);

@@ -276,6 +276,14 @@ fn a_file_of_exactly_the_limit_is_read() {
     assert_eq!(shinpan::check::read_data(std::path::Path::new(&s.path("ten.yaml")), 10).unwrap(), "0123456789");
     let refused = shinpan::check::read_data(std::path::Path::new(&s.path("ten.yaml")), 9).unwrap_err();
     assert!(refused.contains("larger than"), "{refused}");
+    // A file whose metadata says nothing of its size (procfs gives 0) is measured while read:
+    // past the limit it is refused, never cut short at it.
+    #[cfg(target_os = "linux")]
+    {
+        let status = std::path::Path::new("/proc/self/status");
+        let refused = shinpan::check::read_data(status, 16).unwrap_err();
+        assert!(refused.contains("larger than"), "{refused}");
+    }
 }
 
 /// A list that holds itself twice, sixty times over, has 2^60 paths but only sixty parts:

@@ -83,6 +83,7 @@ impl<'p> Machine<'p> {
             }
             St::Finish(now) => {
                 self.finished = true;
+                self.finished_at = s.span.clone();
                 if *now {
                     return Err(Stop::Finished);
                 }
@@ -303,7 +304,7 @@ impl<'p> Machine<'p> {
                 return Ok(Dispatch::Otherwise);
             }
             let rule = if self.finished { AFTER_GAME_END } else { UNEXPECTED_ACTION };
-            let at = c.map_or(0..0, |c| c.span.clone());
+            let at = c.map_or_else(|| self.where_the_flow_ended(), |c| c.span.clone());
             return self.violate(rule, event, self.not_open_message(event), at, c, frame);
         }
         let Some((branch, _, ambient)) =
@@ -377,6 +378,15 @@ impl<'p> Machine<'p> {
             costs.extend(b.cost);
         }
         Ok(costs)
+    }
+
+    /// Where an event after the flow is judged: the `finish` that ended the game, or the last
+    /// statement of a flow that ran out without one.
+    fn where_the_flow_ended(&self) -> crate::span::Span {
+        if self.finished_at != (0..0) {
+            return self.finished_at.clone();
+        }
+        self.prog.flow.last().map_or(0..0, |s| s.span.clone())
     }
 
     /// A window closes when it is taken, and every window when an event of the flow is.

@@ -112,6 +112,8 @@ pub struct Machine<'p> {
     pub params: Vec<Value>,
     pub globals: Vec<Value>,
     pub finished: bool,
+    /// The `finish` statement that ended the game, once it has.
+    finished_at: Span,
     pub source: Source,
     pub violation: Option<Violation>,
     /// Set after a violation: the rest runs as if the transcript had ended there.
@@ -191,6 +193,7 @@ impl<'p> Machine<'p> {
             params,
             globals: vec![],
             finished: false,
+            finished_at: 0..0,
             source,
             violation: None,
             draining: false,
