@@ -369,7 +369,7 @@ impl<'p> Machine<'p> {
         frame: &mut Vec<Value>,
     ) -> Run<Vec<(&'p Block, Vec<Value>)>> {
         let broken = std::mem::take(&mut self.broken_now);
-        let (legal, legal_events, legal_count) = self.legal_here(c, frame)?;
+        let (legal, legal_events, legal_count) = self.legal_here(&event.actor, c, frame)?;
         let mut costs = vec![];
         for b in broken {
             let (legal, legal_events) = (legal.clone(), legal_events.clone());
@@ -417,7 +417,7 @@ impl<'p> Machine<'p> {
         c: Option<&'p Choose>,
         frame: &mut Vec<Value>,
     ) -> Run<Dispatch> {
-        let (legal, legal_events, legal_count) = self.legal_here(c, frame)?;
+        let (legal, legal_events, legal_count) = self.legal_here(&event.actor, c, frame)?;
         let violation =
             Violation { rule, event: event.index, message, spec_span: at, legal, legal_events, legal_count };
         self.violation = Some(violation);
@@ -429,8 +429,10 @@ impl<'p> Machine<'p> {
     }
 
     /// What is legal here: in words, as candidates (up to `MAX_LEGAL_KEPT`), and how many.
-    fn legal_here(&mut self, c: Option<&'p Choose>, frame: &mut Vec<Value>) -> Run<LegalHere> {
+    /// The actor's own actions come first: what they could have done instead.
+    fn legal_here(&mut self, actor: &Value, c: Option<&'p Choose>, frame: &mut Vec<Value>) -> Run<LegalHere> {
         let mut found = self.legal(c, frame)?;
+        found.sort_by_key(|k| k.actor != *actor);
         let words = self.legal_descriptions(&found);
         let count = found.len();
         found.truncate(super::MAX_LEGAL_KEPT);

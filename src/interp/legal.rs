@@ -3,7 +3,7 @@
 
 use super::eval::bind;
 use super::{Event, Machine, Run, Source};
-use crate::program::{Branch, Choose, Shape};
+use crate::program::{Branch, Choose, E, Program, Shape, X};
 use crate::value::Value;
 
 /// Arguments enumerated for one action at most; larger domains need `choices`.
@@ -16,6 +16,9 @@ pub struct Candidate {
     pub actor: Value,
     pub action: u16,
     pub arg: Value,
+    /// Drawn at random by the branch's `choices` (a shuffled deal): one of many, not the one
+    /// the game called for.
+    pub sampled: bool,
 }
 
 pub(super) enum Pick {
@@ -77,7 +80,8 @@ impl<'p> Machine<'p> {
         for (b, actor, arg, ambient) in self.candidates(c, frame)? {
             let f: &mut Vec<Value> = if ambient { &mut scratch } else { frame };
             if self.checks_of(b, &actor, &arg, f, false)?.is_none() {
-                out.push(Candidate { actor, action: b.action, arg });
+                let sampled = b.choices.as_ref().is_some_and(|x| draws_at_random(self.prog, x, &mut vec![]));
+                out.push(Candidate { actor, action: b.action, arg, sampled });
             }
         }
         Ok(out)
@@ -198,8 +202,20 @@ impl<'p> Machine<'p> {
 
     /// The legal actions in words, shortened when many, for a diagnostic's help.
     /// The first legal actions in words, and `N more` for the rest.
+    /// The legal actions in words; one drawn at random is named by its kind, not its value.
     pub(super) fn legal_descriptions(&self, legal: &[Candidate]) -> Vec<String> {
-        let mut words: Vec<String> = legal.iter().take(MAX_LISTED).map(|k| self.describe(k)).collect();
+        let mut words: Vec<String> = vec![];
+        for k in legal.iter().take(MAX_LISTED) {
+            let word = if k.sampled {
+                let action = &self.prog.actions[k.action as usize].name;
+                format!("{} {action} (any the rules allow)", self.who(&k.actor))
+            } else {
+                self.describe(k)
+            };
+            if !words.contains(&word) {
+                words.push(word);
+            }
+        }
         if legal.len() > MAX_LISTED {
             words.push(format!("{} more", legal.len() - MAX_LISTED));
         }
@@ -257,4 +273,19 @@ fn first_membership_check(b: &Branch) -> Option<&crate::program::X> {
     let crate::program::E::Binary(crate::ast::BinOp::In, item, coll) = &cond.e else { return None };
     let is_arg = matches!(item.e, crate::program::E::Local(s) if s == b.arg);
     (is_arg && !coll.reads_local(b.arg)).then_some(&**coll)
+}
+
+/// Whether an expression draws at random (`shuffle`), directly or in a function it calls.
+fn draws_at_random(prog: &Program, x: &X, seen: &mut Vec<u16>) -> bool {
+    match &x.e {
+        E::Builtin(crate::builtins::Builtin::Shuffle, _) => true,
+        E::CallFn(f, args) => {
+            let body_draws = !seen.contains(f) && {
+                seen.push(*f);
+                draws_at_random(prog, &prog.fns[*f as usize].body, seen)
+            };
+            body_draws || args.iter().any(|a| draws_at_random(prog, a, seen))
+        }
+        _ => x.children().iter().any(|c| draws_at_random(prog, c, seen)),
+    }
 }
