@@ -26,6 +26,8 @@ pub struct Spec {
     pub dues: Vec<DueDecl>,
     pub scores: Option<Expr>,
     pub winners: Option<Expr>,
+    /// `view a, b`: the variables shown at a violation (the last `view` of an extension wins).
+    pub view: Option<Vec<Name>>,
     pub flow: Option<Block>,
 }
 

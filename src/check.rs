@@ -114,6 +114,10 @@ pub struct Broken {
     /// Under `check --all`: whether the game went on past this violation (the move stood) or
     /// stopped at it. `None` when checking stops at the first violation anyway.
     pub stood: Option<bool>,
+    /// The rules' `view` just before the event: each variable's value in transcript words
+    /// (JSON), and the same as lines for a person (one per player, then the table's).
+    pub state: serde_json::Map<String, serde_json::Value>,
+    pub state_lines: Vec<String>,
 }
 
 /// A line the rules' `note` statement wrote, placed in the transcript and in the rules file.
@@ -506,6 +510,8 @@ fn report(
                     .collect(),
                 legal_count: v.legal_count,
                 stood: None,
+                state: crate::render::state_json(program, players, &v.state),
+                state_lines: crate::render::state_lines(program, players, &v.state),
             }
         })
         .collect();

@@ -23,5 +23,7 @@ pub const LIMIT: &str = "shinpan::spec::limit";
 pub const MALFORMED: &str = "shinpan::transcript::malformed";
 pub const VIOLATION: &str = "shinpan::rule";
 pub const RULE_HERE: &str = "shinpan::rule::stated-here";
+/// The state of the game just before a broken event (the rules' `view`).
+pub const STATE: &str = "shinpan::rule::state";
 /// A line the rules wrote for the verdict (`note`): an adjustment, a ruling.
 pub const NOTE: &str = "shinpan::rule::note";

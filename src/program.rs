@@ -30,6 +30,8 @@ pub struct Program {
     pub actions: Vec<ActionInfo>,
     pub action_index: HashMap<String, u16>,
     pub vars: Vec<Var>,
+    /// The variables a judge sees at a violation, in order (`view`; every variable without one).
+    pub view: Vec<u16>,
     pub fns: Vec<Func>,
     pub procs: Vec<Proc>,
     pub always: Vec<Branch>,

@@ -60,6 +60,7 @@ pub fn json_line(r: &Report) -> String {
                 if let Some(stood) = v.stood {
                     line["stood"] = json!(stood);
                 }
+                line["state"] = Json::Object(v.state.clone());
                 line
             })
             .collect();
@@ -206,6 +207,12 @@ fn violation(r: &Report, v: &crate::check::Broken, source: &diag::Source) -> Dia
         related.advice = true;
         d = d.with_related(related);
     }
+    if !v.state_lines.is_empty() {
+        let lines: String = v.state_lines.iter().map(|l| format!("\n  {l}")).collect();
+        let mut state = Diag::new(codes::STATE, format!("the game before event {}:{lines}", v.event));
+        state.advice = true;
+        d = d.with_related(state);
+    }
     d
 }
 
@@ -313,3 +320,39 @@ fn engine_check(rule: &str) -> &'static str {
         _ => "at every waiting point: no branch open there takes this action",
     }
 }
+
+/// A violation's state in transcript words: each variable of the view by name.
+pub fn state_json(prog: &Program, players: &[String], state: &[(u16, Value)]) -> Map<String, Json> {
+    state.iter().map(|(v, value)| (prog.vars[*v as usize].name.clone(), value_json(prog, players, value))).collect()
+}
+
+/// A violation's state for a person: a line per player with that player's variables, then
+/// one with the rest; each value cut at `MAX_SHOWN_VALUE` characters.
+pub fn state_lines(prog: &Program, players: &[String], state: &[(u16, Value)]) -> Vec<String> {
+    let shown = |value: &Value| {
+        let text = show(prog, players, value);
+        let short: String = text.chars().take(MAX_SHOWN_VALUE).collect();
+        if short.len() < text.len() { format!("{short}…") } else { short }
+    };
+    let (per_player, table): (Vec<_>, Vec<_>) = state.iter().partition(|(v, _)| prog.vars[*v as usize].per_player);
+    let mut lines = vec![];
+    for (i, player) in players.iter().enumerate() {
+        let seat = Value::Player(i as u8);
+        let parts: Vec<String> = per_player
+            .iter()
+            .filter_map(|(v, value)| Some(format!("{} {}", prog.vars[*v as usize].name, shown(value.get(&seat)?))))
+            .collect();
+        if !parts.is_empty() {
+            lines.push(format!("{player}: {}", parts.join(", ")));
+        }
+    }
+    let rest: Vec<String> =
+        table.iter().map(|(v, value)| format!("{} {}", prog.vars[*v as usize].name, shown(value))).collect();
+    if !rest.is_empty() {
+        lines.push(rest.join(", "));
+    }
+    lines
+}
+
+/// Most characters of one value in a state line (the JSON `state` has all of it).
+const MAX_SHOWN_VALUE: usize = 120;

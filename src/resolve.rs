@@ -115,7 +115,7 @@ impl Resolver {
             })
             .collect();
         let params: Vec<Param> = spec.params.iter().map(|p| self.param(p)).collect();
-        let vars = spec
+        let vars: Vec<Var> = spec
             .vars
             .iter()
             .map(|v| Var { name: v.name.text.clone(), per_player: v.per_player, init: self.const_expr(&v.init) })
@@ -160,6 +160,7 @@ impl Resolver {
             cards: vec![],
             action_index: self.actions.iter().map(|(k, v)| (k.clone(), *v)).collect(),
             actions,
+            view: self.view(spec, vars.len()),
             vars,
             fns,
             procs,
@@ -546,6 +547,33 @@ impl Resolver {
             StmtKind::Call(n, args) => self.call_proc(n, args, s, place),
         };
         S { s: st, span: s.span.clone() }
+    }
+
+    /// The variables `view` names, in its order; every variable without a view.
+    fn view(&mut self, spec: &ast::Spec, vars: usize) -> Vec<u16> {
+        let Some(names) = &spec.view else { return (0..vars as u16).collect() };
+        let mut out = vec![];
+        for n in names {
+            match self.globals.get(&n.text) {
+                Some(Global::Var(ix)) if !out.contains(ix) => out.push(*ix),
+                Some(Global::Var(_)) => {
+                    self.error(codes::DUPLICATE, format!("`{}` is in the view twice", n.text), n.span.clone(), "again");
+                }
+                Some(_) => {
+                    self.error(
+                        codes::MISPLACED,
+                        format!("`{}` is not a variable; a view shows the state", n.text),
+                        n.span.clone(),
+                        "not a `var`",
+                    );
+                }
+                None => {
+                    let known: Vec<String> = spec.vars.iter().map(|v| v.name.text.clone()).collect();
+                    self.unknown_as(codes::UNKNOWN_NAME, n, "variable", known);
+                }
+            }
+        }
+        out
     }
 
     fn open(&mut self, action: &Name) -> St {

@@ -48,7 +48,7 @@ fn json_lines_in_path_order() {
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(
         lines[0],
-        r#"{"file":"fixtures/hangover/must-follow.yaml","rules":"hangover","verdict":"illegal","violations":[{"rule":"must-follow","event":9,"line":15,"message":"ben played B1 but holds R3^ of the led suit R","column":5,"code":"shinpan::rule","legal":[{"by":"ben","play":"R3^"}],"legal_count":1}],"finished":false,"scores":{"aki":0,"ben":0,"chie":0},"winners":[],"schema_version":1}"#
+        r#"{"file":"fixtures/hangover/must-follow.yaml","rules":"hangover","verdict":"illegal","violations":[{"rule":"must-follow","event":9,"line":15,"message":"ben played B1 but holds R3^ of the led suit R","column":5,"code":"shinpan::rule","legal":[{"by":"ben","play":"R3^"}],"legal_count":1,"state":{"hand":{"aki":["R5","B4^"],"ben":["R3^","B1","Y2"],"chie":["R4","G5","B4"]},"columns":{"aki":[["+2/+3"],["-1/-2"],["+1/+2"],["-3/+3"]],"ben":[["-1/+1"],["-4/+4"],["+1/+3"],["-2/+2"]],"chie":[["-1/-2"],["-2/-3"],["+1/+2"],["-1/-3"]]},"active":{"aki":true,"ben":true,"chie":true},"tricks":{"aki":0,"ben":0,"chie":0},"vp":{"aki":0,"ben":0,"chie":0},"trick":[{"player":"aki","card":"R2","counts":true}],"leader":"aki"}}],"finished":false,"scores":{"aki":0,"ben":0,"chie":0},"winners":[],"schema_version":1}"#
     );
     assert_eq!(
         lines[1],

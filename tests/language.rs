@@ -612,3 +612,34 @@ fn only_a_rule_that_stands_has_a_cost() {
     let checks = COSTS.replace("note \"a fine", "require n > 0 else even \"\"\n note \"a fine");
     assert_eq!(lint(&checks), Err("`require` belongs among the checks at the start of a branch".into()));
 }
+
+/// The state a judge sees at a violation: every variable without a `view`, else the view's,
+/// in its order, a line per player for the per-player ones.
+#[test]
+fn a_view_chooses_the_state_shown_at_a_violation() {
+    let events = "  - {by: aki, move: 4}\n  - {by: aki, move: 3}\n";
+    let all = check_rules(COSTS, events);
+    let names: Vec<&str> = all.violations[0].state.keys().map(String::as_str).collect();
+    assert_eq!(names, ["total", "fines", "note", "costs"]);
+    assert_eq!(all.violations[0].state["total"], 4);
+    let viewed = check_rules(&COSTS.replace("winners []", "winners []\nview fines, total"), events);
+    let v = &viewed.violations[0];
+    assert_eq!(v.state.keys().map(String::as_str).collect::<Vec<_>>(), ["fines", "total"]);
+    assert_eq!(v.state["fines"], serde_json::json!({"aki": 0, "ben": 0}));
+    assert_eq!(v.state_lines, ["aki: fines 0", "ben: fines 0", "total 4"]);
+    let lint = |rules: &str| shinpan::compile("view.rules", rules).map(|_| ()).map_err(|d| d[0].message.clone());
+    assert_eq!(lint(&COSTS.replace("winners []", "winners []\nview fine")), Err("unknown variable `fine`".into()));
+    assert_eq!(
+        lint(&COSTS.replace("winners []", "winners []\nview low")),
+        Err("unknown variable `low`".into()),
+        "a rule id is not a variable"
+    );
+    assert_eq!(
+        lint(&COSTS.replace("winners []", "winners []\nfn twice(x) = x * 2\nview twice")),
+        Err("`twice` is not a variable; a view shows the state".into())
+    );
+    assert_eq!(
+        lint(&COSTS.replace("winners []", "winners []\nview total, total")),
+        Err("`total` is in the view twice".into())
+    );
+}

@@ -374,7 +374,8 @@ impl<'p> Machine<'p> {
         for b in broken {
             let (legal, legal_events) = (legal.clone(), legal_events.clone());
             let (rule, message, spec_span, event) = (b.rule, b.message, b.at, event.index);
-            self.stood.push(Violation { rule, event, message, spec_span, legal, legal_events, legal_count });
+            let state = self.view_state();
+            self.stood.push(Violation { rule, event, message, spec_span, legal, legal_events, legal_count, state });
             costs.extend(b.cost);
         }
         Ok(costs)
@@ -418,14 +419,20 @@ impl<'p> Machine<'p> {
         frame: &mut Vec<Value>,
     ) -> Run<Dispatch> {
         let (legal, legal_events, legal_count) = self.legal_here(&event.actor, c, frame)?;
+        let state = self.view_state();
         let violation =
-            Violation { rule, event: event.index, message, spec_span: at, legal, legal_events, legal_count };
+            Violation { rule, event: event.index, message, spec_span: at, legal, legal_events, legal_count, state };
         self.violation = Some(violation);
         self.draining = true;
         if self.optional(c, frame)? {
             return Ok(Dispatch::Otherwise);
         }
         Err(Stop::End)
+    }
+
+    /// The variables the rules' `view` shows, as they are now.
+    fn view_state(&self) -> Vec<(u16, Value)> {
+        self.prog.view.iter().filter_map(|&v| Some((v, self.globals.get(v as usize)?.clone()))).collect()
     }
 
     /// What is legal here: in words, as candidates (up to `MAX_LEGAL_KEPT`), and how many.

@@ -58,6 +58,8 @@ pub struct Violation {
     /// The legal actions, up to `MAX_LEGAL_KEPT` of them, and how many there were.
     pub legal_events: Vec<Candidate>,
     pub legal_count: usize,
+    /// The variables of the rules' `view` just before the event, as (variable, value).
+    pub state: Vec<(u16, Value)>,
 }
 
 /// Most legal actions a violation keeps for the JSON output (the count says how many more).

@@ -45,6 +45,7 @@ fn is_keyword(rule: Rule) -> bool {
             | Rule::k_settle
             | Rule::k_scores
             | Rule::k_winners
+            | Rule::k_view
             | Rule::k_flow
             | Rule::k_int
             | Rule::k_bool
@@ -192,6 +193,7 @@ fn item_into(p: P<'_>, spec: &mut Spec) -> R<()> {
         Rule::window_decl => spec.windows.push(branch(next(&mut it, &at)?)?),
         Rule::scores_decl => spec.scores = Some(expr(next(&mut it, &at)?)?),
         Rule::winners_decl => spec.winners = Some(expr(next(&mut it, &at)?)?),
+        Rule::view_decl => spec.view = Some(it.map(name).collect()),
         Rule::flow_decl => spec.flow = Some(block(next(&mut it, &at)?)?),
         Rule::EOI => {}
         _ => return Err(Diag::new(codes::SYNTAX, "unexpected item").label(at, "here")),
