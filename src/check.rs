@@ -120,6 +120,19 @@ pub struct Broken {
     pub state_lines: Vec<String>,
 }
 
+/// One event of a replay and the state after it.
+#[derive(Debug, Clone)]
+pub struct Step {
+    pub event: usize,
+    pub line: usize,
+    /// Where the event is written in the transcript.
+    pub span: crate::span::Span,
+    /// The event as the transcript gives it (`{"by": ..., ACTION: ARG}`).
+    pub action: serde_json::Value,
+    pub state: serde_json::Map<String, serde_json::Value>,
+    pub state_lines: Vec<String>,
+}
+
 /// A line the rules' `note` statement wrote, placed in the transcript and in the rules file.
 #[derive(Debug, Clone)]
 pub struct Noted {
@@ -145,6 +158,8 @@ pub struct Report {
     pub winners: Vec<String>,
     /// What the rules noted while the game ran (an adjustment of the score, a ruling).
     pub notes: Vec<Noted>,
+    /// Each event judged and the state after it, when the checker records them (`replay`).
+    pub steps: Vec<Step>,
     pub program: Option<Rc<Program>>,
     /// For a deal of a record file (PBN, LIN): its board and room, where the record gives them.
     pub board: Option<String>,
@@ -184,6 +199,7 @@ impl Report {
             scores: None,
             winners: vec![],
             notes: vec![],
+            steps: vec![],
             program: None,
             board: None,
             room: None,
@@ -210,6 +226,8 @@ pub struct Checker {
     pub variant: Vec<(String, Yaml)>,
     /// Go on past every broken rule that `stands` (`check --all`).
     pub all: bool,
+    /// Keep the state after every event in the report (`replay`).
+    pub record_states: bool,
 }
 
 impl Checker {
@@ -230,6 +248,7 @@ impl Checker {
             builtin_only: false,
             variant: vec![],
             all: false,
+            record_states: false,
         }
     }
 
@@ -362,6 +381,9 @@ impl Checker {
         );
         if self.all {
             machine.let_moves_stand();
+        }
+        if self.record_states {
+            machine.record_states();
         }
         match machine.run() {
             Ok(outcome) => {
@@ -538,6 +560,21 @@ fn report(
             }
         })
         .collect();
+    let steps = outcome
+        .states
+        .iter()
+        .filter_map(|(i, state)| {
+            let e = events.get(*i)?;
+            Some(Step {
+                event: *i,
+                line: e.line,
+                span: e.span.clone(),
+                action: crate::render::action_json(program, players, &e.actor, e.action, &e.arg),
+                state: crate::render::state_json(program, players, state),
+                state_lines: crate::render::state_lines(program, players, state),
+            })
+        })
+        .collect();
     Report {
         file: file.into(),
         text,
@@ -550,6 +587,7 @@ fn report(
         scores: Some(scores),
         winners,
         notes,
+        steps,
         program: Some(program.clone()),
         board: None,
         room: None,

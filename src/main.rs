@@ -98,6 +98,25 @@ enum Command {
         #[arg(long)]
         rules: Option<String>,
     },
+    /// Replay a transcript: each event as written with the state of the game after it (the
+    /// rules' `view`), the violation marked
+    #[command(after_help = EXIT_CODES)]
+    Replay {
+        /// A transcript file
+        path: PathBuf,
+        /// Only event N (from 0) and the state after it (before it, for the broken event)
+        #[arg(long, value_name = "N")]
+        at: Option<usize>,
+        /// Output format: human, or json (one line per event)
+        #[arg(long, value_enum, default_value = "human")]
+        format: Format,
+        /// Rules to use instead of the transcript's `rules` (a built-in name or a .rules path)
+        #[arg(long)]
+        rules: Option<String>,
+        /// Go on past the moves that stand, as `check --all` does
+        #[arg(long)]
+        all: bool,
+    },
     /// Write a random legal transcript
     Play {
         /// A built-in rules name or a .rules path
@@ -181,6 +200,7 @@ fn run() -> u8 {
         Command::Lint { paths } => lint(&paths),
         Command::Rules { name, source } => rules_command(name.as_deref(), source),
         Command::Explain { rule, rules } => explain_command(&rule, rules.as_deref()),
+        Command::Replay { path, at, format, rules, all } => replay(&path, at, format, rules, all),
         Command::Import { paths, out } => import(&paths, &out),
         Command::Play { rules, players, seed, max_events, variant } => {
             play(&rules, players, seed, max_events, &variant)
@@ -725,6 +745,34 @@ fn rules_command(name: Option<&str>, source: bool) -> u8 {
             2
         }
     }
+}
+
+fn replay(path: &Path, at: Option<usize>, format: Format, rules: Option<String>, all: bool) -> u8 {
+    let mut checker = Checker::new(rules);
+    checker.all = all;
+    checker.record_states = true;
+    let report = checker.check_path(path);
+    if report.verdict == Verdict::Malformed {
+        eprint!("{}", human(&report, color()));
+        return exit_code(&report);
+    }
+    let mut steps = render::replay(&report);
+    if let Some(n) = at {
+        let Some(step) = steps.iter().position(|s| s.event == n) else {
+            let last = steps.last().map_or(0, |s| s.event);
+            eprintln!("shinpan: no event {n} was judged in {}; events 0 to {last} were", path.display());
+            return USAGE;
+        };
+        steps = vec![steps.swap_remove(step)];
+    }
+    let text: String = match format {
+        Format::Human => steps.iter().map(render::ReplayStep::human).collect(),
+        Format::Json => steps.iter().map(|s| s.json() + "\n").collect(),
+    };
+    if !say(&text) {
+        return WRITE_FAILED;
+    }
+    exit_code(&report)
 }
 
 fn explain_command(rule: &str, rules: Option<&str>) -> u8 {

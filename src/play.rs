@@ -7,7 +7,7 @@ use serde_json::{Value as Json, json};
 
 use crate::decode;
 use crate::diag::Diag;
-use crate::interp::{Event, Machine, Outcome, Source, show};
+use crate::interp::{Event, Machine, Outcome, Source};
 use crate::program::Program;
 use crate::rng::Rng;
 use crate::transcript::Yaml;
@@ -70,10 +70,7 @@ pub fn transcript_text_for(rules: &str, variant: &[(String, Yaml)], prog: &Progr
 }
 
 pub fn event_json(prog: &Program, players: &[String], e: &Event) -> Json {
-    let mut m = serde_json::Map::new();
-    m.insert("by".into(), json!(show(prog, players, &e.actor)));
-    m.insert(prog.actions[e.action as usize].name.clone(), crate::render::value_json(prog, players, &e.arg));
-    Json::Object(m)
+    crate::render::action_json(prog, players, &e.actor, e.action, &e.arg)
 }
 
 /// What is legal where event `prefix.len()` would be judged, after running `prefix`;

@@ -102,9 +102,14 @@ fn column(text: &str, offset: usize) -> usize {
 
 /// A legal action as a transcript event: `{"by": PLAYER, ACTION: ARG}`.
 pub fn candidate_json(prog: &Program, players: &[String], k: &crate::interp::Candidate) -> Json {
+    action_json(prog, players, &k.actor, k.action, &k.arg)
+}
+
+/// An action as a transcript event: `{"by": ACTOR, ACTION: ARG}`.
+pub fn action_json(prog: &Program, players: &[String], actor: &Value, action: u16, arg: &Value) -> Json {
     let mut m = Map::new();
-    m.insert("by".into(), json!(crate::interp::show(prog, players, &k.actor)));
-    m.insert(prog.actions[k.action as usize].name.clone(), value_json(prog, players, &k.arg));
+    m.insert("by".into(), json!(crate::interp::show(prog, players, actor)));
+    m.insert(prog.actions[action as usize].name.clone(), value_json(prog, players, arg));
     Json::Object(m)
 }
 
@@ -356,3 +361,82 @@ pub fn state_lines(prog: &Program, players: &[String], state: &[(u16, Value)]) -
 
 /// Most characters of one value in a state line (the JSON `state` has all of it).
 const MAX_SHOWN_VALUE: usize = 120;
+
+/// One event of a replay: as written, the state after it (before it, for the event checking
+/// stopped at), and the violations it made.
+pub struct ReplayStep<'r> {
+    pub event: usize,
+    pub line: usize,
+    pub written: &'r str,
+    pub action: Option<&'r Json>,
+    pub state: &'r Map<String, Json>,
+    pub state_lines: &'r [String],
+    /// The state is the one before the event: the game did not go past it.
+    pub before: bool,
+    pub violations: Vec<&'r crate::check::Broken>,
+}
+
+/// A report's events in order with their states and violations (the report must have been
+/// made with `record_states`).
+pub fn replay(r: &Report) -> Vec<ReplayStep<'_>> {
+    let mut out: Vec<ReplayStep> = r
+        .steps
+        .iter()
+        .map(|s| ReplayStep {
+            event: s.event,
+            line: s.line,
+            written: r.text.get(s.span.clone()).unwrap_or_default(),
+            action: Some(&s.action),
+            state: &s.state,
+            state_lines: &s.state_lines,
+            before: false,
+            violations: r.violations.iter().filter(|v| v.event == s.event).collect(),
+        })
+        .collect();
+    // The event checking stopped at was not played: it is shown with the state before it.
+    if let Some(v) = r.violations.last().filter(|v| !out.iter().any(|s| s.event == v.event)) {
+        out.push(ReplayStep {
+            event: v.event,
+            line: v.line,
+            written: r.text.get(v.event_span.clone()).unwrap_or_default(),
+            action: None,
+            state: &v.state,
+            state_lines: &v.state_lines,
+            before: true,
+            violations: vec![v],
+        });
+    }
+    out
+}
+
+impl ReplayStep<'_> {
+    pub fn human(&self) -> String {
+        let mut out = format!("event {} (line {}): {}\n", self.event, self.line, self.written.trim());
+        for v in &self.violations {
+            let stands = if v.stood == Some(true) { " (the move stands)" } else { "" };
+            out.push_str(&format!("  ✗ `{}` broken{stands}: {}\n", v.rule, v.message));
+        }
+        out.push_str(if self.before { "  the game before it:\n" } else { "  the game after it:\n" });
+        for line in self.state_lines {
+            out.push_str(&format!("    {line}\n"));
+        }
+        out
+    }
+
+    /// One JSON line: the event, where it is, the state (`after` or `before` it) and its
+    /// violations (rule, message, code).
+    pub fn json(&self) -> String {
+        let violations: Vec<Json> = self
+            .violations
+            .iter()
+            .map(|v| json!({"rule": v.rule, "message": v.message, "code": codes::VIOLATION}))
+            .collect();
+        let mut line = json!({"event": self.event, "line": self.line});
+        if let Some(action) = self.action {
+            line["action"] = action.clone();
+        }
+        line[if self.before { "state_before" } else { "state_after" }] = Json::Object(self.state.clone());
+        line["violations"] = Json::Array(violations);
+        line.to_string()
+    }
+}

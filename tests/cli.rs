@@ -187,6 +187,40 @@ fn explain_says_where_a_rule_is_checked() {
 }
 
 #[test]
+fn replay_shows_the_game_after_each_event() {
+    let (code, out, _) = shinpan(&["replay", "fixtures/hangover/must-follow.yaml"]);
+    assert_eq!(code, 1, "the verdict's exit code");
+    let heads: Vec<&str> = out.lines().filter(|l| l.starts_with("event ")).collect();
+    // Events 0 to 8 were played; event 9 breaks must-follow and is shown with the game before it.
+    assert_eq!(heads.len(), 10, "{out}");
+    assert_eq!(heads[9], "event 9 (line 15): {by: ben, play: B1}");
+    let last = &out[out.find("event 9 ").unwrap()..];
+    assert!(last.contains("  ✗ `must-follow` broken: ben played B1 but holds R3^"), "{last}");
+    assert!(last.contains("  the game before it:\n    aki: hand [R5, B4^],"), "{last}");
+    // The state after an event is the game as that event left it: aki's R2 leaves the hand for the trick.
+    let json_at = |n: &str| -> serde_json::Value {
+        let (_, out, _) = shinpan(&["replay", "fixtures/hangover/must-follow.yaml", "--at", n, "--format", "json"]);
+        serde_json::from_str(out.trim()).unwrap()
+    };
+    let (before, after) = (json_at("7"), json_at("8"));
+    assert_eq!(after["action"], serde_json::json!({"by": "aki", "play": "R2"}));
+    assert!(before["state_after"]["hand"]["aki"].as_array().unwrap().contains(&serde_json::json!("R2")));
+    assert!(!after["state_after"]["hand"]["aki"].as_array().unwrap().contains(&serde_json::json!("R2")));
+    assert_eq!(after["state_after"]["trick"][0]["card"], "R2");
+    let broken = json_at("9");
+    assert_eq!(
+        (broken["violations"][0]["rule"].as_str(), broken.get("state_before").is_some()),
+        (Some("must-follow"), true)
+    );
+    assert_eq!(shinpan(&["replay", "fixtures/hangover/must-follow.yaml", "--at", "10"]).0, 64);
+    // With --all, the moves that stand are played and the replay goes to the end of the game.
+    let (_, all, _) = shinpan(&["replay", "--all", "fixtures/all/hangover-records.yaml"]);
+    assert_eq!(all.matches("(the move stands)").count(), 3, "{all}");
+    let events = std::fs::read_to_string("fixtures/all/hangover-records.yaml").unwrap().matches("\n  - ").count();
+    assert!(all.contains(&format!("\nevent {} (line ", events - 1)), "{all}");
+}
+
+#[test]
 fn parallel_checking_keeps_the_order_and_the_verdicts() {
     let one = shinpan(&["check", "--format", "json", "--jobs", "1", "fixtures/"]);
     let many = shinpan(&["check", "--format", "json", "--jobs", "3", "fixtures/"]);

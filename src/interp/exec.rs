@@ -267,6 +267,9 @@ impl<'p> Machine<'p> {
         if self.draining {
             return if has_otherwise { Ok(None) } else { Err(Stop::End) };
         }
+        if let (Source::Transcript { pos, .. }, Some(_)) = (&self.source, &self.states) {
+            self.record_state(*pos);
+        }
         if let Source::Transcript { events, pos } = &self.source {
             return match events.get(*pos) {
                 Some(e) => Ok(Some(e.clone())),
@@ -428,6 +431,18 @@ impl<'p> Machine<'p> {
             return Ok(Dispatch::Otherwise);
         }
         Err(Stop::End)
+    }
+
+    /// Keeps the state as it is when event `pos` is awaited: the state after event `pos - 1`
+    /// (the last time it is awaited, after any `otherwise` has run).
+    fn record_state(&mut self, pos: usize) {
+        let Some(after) = pos.checked_sub(1) else { return };
+        let state = self.view_state();
+        let Some(states) = &mut self.states else { return };
+        match states.last_mut() {
+            Some((last, kept)) if *last == after => *kept = state,
+            _ => states.push((after, state)),
+        }
     }
 
     /// The variables the rules' `view` shows, as they are now.

@@ -58,8 +58,8 @@ pub struct Violation {
     /// The legal actions, up to `MAX_LEGAL_KEPT` of them, and how many there were.
     pub legal_events: Vec<Candidate>,
     pub legal_count: usize,
-    /// The variables of the rules' `view` just before the event, as (variable, value).
-    pub state: Vec<(u16, Value)>,
+    /// The variables of the rules' `view` just before the event.
+    pub state: State,
 }
 
 /// Most legal actions a violation keeps for the JSON output (the count says how many more).
@@ -146,7 +146,12 @@ pub struct Machine<'p> {
     stood: Vec<Violation>,
     /// What `note` statements wrote so far.
     notes: Vec<Note>,
+    /// The state after each event (`record_states`): event index, the view's variables.
+    states: Option<Vec<(usize, State)>>,
 }
+
+/// The variables of a rules' `view`, as (variable, value).
+pub type State = Vec<(u16, Value)>;
 
 /// A standing check the event being judged broke: the rule, its message, where it is, and its
 /// `costs` block with the names the checks had at that point.
@@ -179,6 +184,8 @@ pub struct Outcome {
     pub events_run: usize,
     /// What the rules' `note` statements wrote, in order.
     pub notes: Vec<Note>,
+    /// The state after each event judged, when recorded (`record_states`).
+    pub states: Vec<(usize, State)>,
 }
 
 impl<'p> Machine<'p> {
@@ -214,6 +221,7 @@ impl<'p> Machine<'p> {
             broken_now: vec![],
             stood: vec![],
             notes: vec![],
+            states: None,
         }
     }
 
@@ -221,6 +229,11 @@ impl<'p> Machine<'p> {
     /// recorded and each such violation is kept, in order.
     pub fn let_moves_stand(&mut self) {
         self.go_on = true;
+    }
+
+    /// Keeps the state after every event of a transcript (for a replay).
+    pub fn record_states(&mut self) {
+        self.states = Some(vec![]);
     }
 
     /// Runs the flow to the end of the events (or of the game) and reports.
@@ -244,7 +257,8 @@ impl<'p> Machine<'p> {
         let stood = std::mem::take(&mut self.stood);
         let notes = std::mem::take(&mut self.notes);
         let violation = self.violation.take();
-        Ok(Outcome { stood, violation, finished: self.finished, scores, winners, events_run, notes })
+        let states = self.states.take().unwrap_or_default();
+        Ok(Outcome { stood, violation, finished: self.finished, scores, winners, events_run, notes, states })
     }
 
     fn eval_top(&mut self, x: &X) -> Result<Value, Diag> {
