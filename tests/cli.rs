@@ -402,6 +402,12 @@ fn a_variant_on_the_command_line() {
     let message = verdicts(&out)[0]["errors"][0]["message"].as_str().unwrap().to_string();
     assert!(message.contains("did you mean `hand_size`"), "{message}");
     assert_eq!(shinpan(&["check", "--variant", "hand_size", "fixtures/hangover/legal-annotated.yaml"]).0, 64);
+    // An empty `variant:` is no variant: the command line's applies.
+    let annotated = std::fs::read_to_string("fixtures/hangover/legal-annotated.yaml").unwrap();
+    let empty = annotated.replace("variant: {hand_size: 3}", "variant:");
+    assert_ne!(empty, annotated);
+    let (code, out, _) = shinpan_with_input(&["check", "--format", "json", "--variant", "hand_size=3", "-"], &empty);
+    assert_eq!((code, verdicts(&out)[0]["verdict"].as_str()), (0, Some("legal")), "{out}");
     // `play` records its variant, and the game it writes checks legal under it.
     let (code, game, _) =
         shinpan(&["play", "--rules", "hangover", "--players", "3", "--variant", "hand_size=4", "--seed", "5"]);

@@ -286,6 +286,23 @@ fn a_file_of_exactly_the_limit_is_read() {
     }
 }
 
+/// A record file's size limit is exact too. The files are sparse: their size costs no disk.
+#[test]
+fn a_record_file_of_the_limit_is_read_and_one_byte_more_is_not() {
+    let s = Scratch::new("record-limit");
+    let sized = |name: &str, len: u64| {
+        let path = s.path(name);
+        std::fs::File::create(&path).unwrap().set_len(len).unwrap();
+        path
+    };
+    let (over, exact) =
+        (sized("over.pbn", shinpan::check::MAX_FILE_BYTES + 1), sized("exact.pbn", shinpan::check::MAX_FILE_BYTES));
+    let (_, verdicts) = check_json(&[&over, &exact]);
+    let kinds: Vec<&str> = verdicts.iter().map(|v| v["errors"][0]["kind"].as_str().unwrap()).collect();
+    // The one at the limit is read: its 64 MiB of zero bytes hold no deal.
+    assert_eq!(kinds, ["too-large", "not-a-transcript"], "{verdicts:?}");
+}
+
 /// A list that holds itself twice, sixty times over, has 2^60 paths but only sixty parts:
 /// its depth is measured part by part, so it is kept at once (it is 60 deep, under the limit).
 #[test]
