@@ -156,6 +156,8 @@ pub struct Report {
     /// Each player's score in transcript words (JSON), as the contract prints it.
     pub scores: Option<Vec<(String, serde_json::Value)>>,
     pub winners: Vec<String>,
+    /// The players in seating order (none for a malformed transcript).
+    pub players: Vec<String>,
     /// What the rules noted while the game ran (an adjustment of the score, a ruling).
     pub notes: Vec<Noted>,
     /// Each event judged and the state after it, when the checker records them (`replay`).
@@ -198,6 +200,7 @@ impl Report {
             finished: false,
             scores: None,
             winners: vec![],
+            players: vec![],
             notes: vec![],
             steps: vec![],
             program: None,
@@ -586,6 +589,7 @@ fn report(
         finished: outcome.finished,
         scores: Some(scores),
         winners,
+        players: players.to_vec(),
         notes,
         steps,
         program: Some(program.clone()),

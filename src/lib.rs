@@ -5,7 +5,8 @@
 //! 2. `resolve`: names to indices, static checks; gives a `program::Program`;
 //! 3. `transcript` and `decode`: a YAML transcript to events shaped by the program;
 //! 4. `interp`: runs the program's flow, consuming events, and finds the first violation;
-//! 5. `check` and `render`: verdicts, JSON Lines and miette diagnostics.
+//! 5. `check` and `render`: verdicts, JSON Lines and miette diagnostics;
+//! 6. `page`: a replay of a checked transcript as one self-contained HTML page.
 //!
 //! Beside the pipeline, `import` reads a game's own record formats (PBN, LIN) into ordinary
 //! transcripts, which then go through it like any other.
@@ -21,6 +22,7 @@ pub mod diag;
 pub mod extend;
 pub mod import;
 pub mod interp;
+pub mod page;
 pub mod play;
 pub mod pool;
 pub mod program;

@@ -116,6 +116,9 @@ enum Command {
         /// Go on past the moves that stand, as `check --all` does
         #[arg(long)]
         all: bool,
+        /// Write the replay as one self-contained page (no network, no other file) to OUT
+        #[arg(long, value_name = "OUT")]
+        html: Option<PathBuf>,
     },
     /// Write a random legal transcript
     Play {
@@ -200,7 +203,10 @@ fn run() -> u8 {
         Command::Lint { paths } => lint(&paths),
         Command::Rules { name, source } => rules_command(name.as_deref(), source),
         Command::Explain { rule, rules } => explain_command(&rule, rules.as_deref()),
-        Command::Replay { path, at, format, rules, all } => replay(&path, at, format, rules, all),
+        Command::Replay { path, at, format, rules, all, html } => match html {
+            Some(out) => replay_page(&path, &out, rules, all),
+            None => replay(&path, at, format, rules, all),
+        },
         Command::Import { paths, out } => import(&paths, &out),
         Command::Play { rules, players, seed, max_events, variant } => {
             play(&rules, players, seed, max_events, &variant)
@@ -747,11 +753,29 @@ fn rules_command(name: Option<&str>, source: bool) -> u8 {
     }
 }
 
-fn replay(path: &Path, at: Option<usize>, format: Format, rules: Option<String>, all: bool) -> u8 {
+/// Checks one transcript keeping the game after each event.
+fn replayed(path: &Path, rules: Option<String>, all: bool) -> Report {
     let mut checker = Checker::new(rules);
     checker.all = all;
     checker.record_states = true;
-    let report = checker.check_path(path);
+    checker.check_path(path)
+}
+
+fn replay_page(path: &Path, out: &Path, rules: Option<String>, all: bool) -> u8 {
+    let report = replayed(path, rules, all);
+    let Some(page) = shinpan::page::page(&report) else {
+        eprint!("{}", human(&report, color()));
+        return exit_code(&report);
+    };
+    if let Err(e) = std::fs::write(out, page) {
+        eprintln!("shinpan: cannot write {}: {}", out.display(), shinpan::check::io_words(&e));
+        return WRITE_FAILED;
+    }
+    exit_code(&report)
+}
+
+fn replay(path: &Path, at: Option<usize>, format: Format, rules: Option<String>, all: bool) -> u8 {
+    let report = replayed(path, rules, all);
     if report.verdict == Verdict::Malformed {
         eprint!("{}", human(&report, color()));
         return exit_code(&report);

@@ -1,0 +1,93 @@
+//! The judge's page (`shinpan replay --html`): one self-contained file per transcript, checked
+//! in a real browser (Debian's chromium, driven by playwright-core from tests/browser/) for
+//! every built-in game: it opens at the violation, shows the rule, the rules file's line, the
+//! legal alternatives, a row per player and the cards as chips, and steps with the arrow keys
+//! and the slider. Screenshots go to target/page/.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "tests fail loudly")]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use shinpan::check::Checker;
+
+/// One illegal transcript of each built-in game, with chips to draw.
+const PAGES: [(&str, &str); 5] = [
+    ("hangover", "fixtures/hangover/must-follow.yaml"),
+    ("bridge", "fixtures/bridge/must-follow.yaml"),
+    ("torite-4to6", "fixtures/torite-4to6/must-follow.yaml"),
+    ("curtain-call", "fixtures/curtain-call/not-held.yaml"),
+    ("clock-tcg", "fixtures/clock-tcg/color.yaml"),
+];
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Each game's page, with what the browser must find on it: the broken event, its rule and
+/// how many players the table has.
+fn pages() -> Vec<(&'static str, String, usize, String, usize)> {
+    PAGES
+        .iter()
+        .map(|(game, fixture)| {
+            let mut checker = Checker::new(None);
+            checker.record_states = true;
+            let report = checker.check_path(&root().join(fixture));
+            let v = report.violations.first().unwrap_or_else(|| panic!("{fixture} is illegal"));
+            let page = shinpan::page::page(&report).unwrap();
+            (*game, page, v.event, v.rule.clone(), report.players.len())
+        })
+        .collect()
+}
+
+/// Writes each game's page under target/page/; gives `PAGE:EVENT:RULE:PLAYERS` for the browser.
+fn write_pages() -> Vec<String> {
+    let dir = root().join("target/page");
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut out = vec![];
+    for (game, page, event, rule, players) in pages() {
+        let path = dir.join(format!("{game}.html"));
+        std::fs::write(&path, &page).unwrap();
+        out.push(format!("{}:{event}:{rule}:{players}", path.display()));
+    }
+    out
+}
+
+#[test]
+fn a_page_needs_nothing_but_itself() {
+    for (path, page, ..) in pages() {
+        // No address to fetch, no file beside it: styles and script are inline.
+        for outside in ["http://", "https://", "src=", "href=", "@import", "url("] {
+            assert!(!page.contains(outside), "{path} refers to `{outside}`");
+        }
+        // The data cannot end its script element early, whatever a transcript holds.
+        let data = &page[page.find("type=\"application/json\">").unwrap()..];
+        let data = &data[..data.find("</script>").unwrap()];
+        assert!(!data[1..].contains("</"), "{path}");
+    }
+}
+
+fn chromium() -> PathBuf {
+    std::env::var_os("CHROMIUM").map_or_else(|| PathBuf::from("/usr/bin/chromium"), PathBuf::from)
+}
+
+#[test]
+fn every_game_s_page_works_in_a_real_browser() {
+    let driver = root().join("tests/browser");
+    let ready = chromium().exists() && driver.join("node_modules/playwright-core").exists();
+    if !ready {
+        // CI installs both (.ci/run) and sets SHINPAN_BROWSER_TEST=required.
+        assert!(
+            std::env::var("SHINPAN_BROWSER_TEST").as_deref() != Ok("required"),
+            "the browser test needs {} and `npm ci --prefix tests/browser`",
+            chromium().display()
+        );
+        eprintln!("skipped: no chromium or playwright-core (apt install chromium; npm ci --prefix tests/browser)");
+        return;
+    }
+    let pages = write_pages();
+    let out = Command::new("node").arg(driver.join("check-pages.mjs")).args(&pages).output().unwrap();
+    assert!(out.status.success(), "{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    for (game, _) in PAGES {
+        assert!(root().join(format!("target/page/{game}.png")).exists(), "no screenshot of {game}");
+    }
+}
