@@ -408,6 +408,10 @@ fn a_variant_on_the_command_line() {
     assert_ne!(empty, annotated);
     let (code, out, _) = shinpan_with_input(&["check", "--format", "json", "--variant", "hand_size=3", "-"], &empty);
     assert_eq!((code, verdicts(&out)[0]["verdict"].as_str()), (0, Some("legal")), "{out}");
+    // A `variant:` that is not a mapping stays wrong, whatever the command line adds.
+    let scalar = annotated.replace("variant: {hand_size: 3}", "variant: 3");
+    let (code, out, _) = shinpan_with_input(&["check", "--format", "json", "--variant", "hand_size=3", "-"], &scalar);
+    assert_eq!((code, verdicts(&out)[0]["errors"][0]["kind"].as_str()), (2, Some("bad-variant")), "{out}");
     // `play` records its variant, and the game it writes checks legal under it.
     let (code, game, _) =
         shinpan(&["play", "--rules", "hangover", "--players", "3", "--variant", "hand_size=4", "--seed", "5"]);
