@@ -28,6 +28,8 @@ pub struct Spec {
     pub winners: Option<Expr>,
     /// `view a, b`: the variables shown at a violation (the last `view` of an extension wins).
     pub view: Option<Vec<Name>>,
+    /// `history a, b`: the variables whose changes a violation lists.
+    pub history: Option<Vec<Name>>,
     pub flow: Option<Block>,
 }
 

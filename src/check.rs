@@ -118,6 +118,9 @@ pub struct Broken {
     /// (JSON), and the same as lines for a person (one per player, then the table's).
     pub state: serde_json::Map<String, serde_json::Value>,
     pub state_lines: Vec<String>,
+    /// How each `history` variable the broken check reads came to be: (variable, its values
+    /// as JSON with the event and line after which each was seen, the same as lines).
+    pub history: Vec<(String, Vec<serde_json::Value>, Vec<String>)>,
 }
 
 /// One event of a replay and the state after it.
@@ -537,6 +540,15 @@ fn report(
                 stood: None,
                 state: crate::render::state_json(program, players, &v.state),
                 state_lines: crate::render::state_lines(program, players, &v.state),
+                history: v
+                    .history
+                    .iter()
+                    .map(|(var, changes)| {
+                        let name = program.vars[*var as usize].name.clone();
+                        let lines = crate::render::change_lines(program, players, events, changes);
+                        (name, crate::render::changes_json(program, players, events, changes), lines)
+                    })
+                    .collect(),
             }
         })
         .collect();

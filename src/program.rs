@@ -32,6 +32,8 @@ pub struct Program {
     pub vars: Vec<Var>,
     /// The variables a judge sees at a violation, in order (`view`; every variable without one).
     pub view: Vec<u16>,
+    /// The variables whose changes are kept event by event (`history`).
+    pub history: Vec<u16>,
     pub fns: Vec<Func>,
     pub procs: Vec<Proc>,
     pub always: Vec<Branch>,
@@ -332,6 +334,21 @@ impl S {
 }
 
 impl Program {
+    /// The variables an expression reads, directly or in the functions it calls.
+    pub fn variables_read(&self, x: &X, out: &mut Vec<u16>, seen_fns: &mut Vec<u16>) {
+        match &x.e {
+            E::Global(g) if !out.contains(g) => out.push(*g),
+            E::CallFn(f, _) if !seen_fns.contains(f) => {
+                seen_fns.push(*f);
+                self.variables_read(&self.fns[*f as usize].body, out, seen_fns);
+            }
+            _ => {}
+        }
+        for child in x.children() {
+            self.variables_read(child, out, seen_fns);
+        }
+    }
+
     /// Every statement anywhere in the rules that `keep` accepts, in file order.
     pub fn statements_where(&self, keep: impl Fn(&St) -> bool) -> Vec<&S> {
         let mut blocks: Vec<&Block> = vec![&self.flow];

@@ -61,6 +61,11 @@ pub fn json_line(r: &Report) -> String {
                     line["stood"] = json!(stood);
                 }
                 line["state"] = Json::Object(v.state.clone());
+                if !v.history.is_empty() {
+                    let history: Map<String, Json> =
+                        v.history.iter().map(|(name, values, _)| (name.clone(), Json::Array(values.clone()))).collect();
+                    line["history"] = Json::Object(history);
+                }
                 line
             })
             .collect();
@@ -211,6 +216,12 @@ fn violation(r: &Report, v: &crate::check::Broken, source: &diag::Source) -> Dia
         let mut related = program.source.place(Diag::new(codes::RULE_HERE, what).label(v.spec_span.clone(), label));
         related.advice = true;
         d = d.with_related(related);
+    }
+    for (name, _, changes) in &v.history {
+        let lines: String = changes.iter().map(|l| format!("\n  {l}")).collect();
+        let mut how = Diag::new(codes::STATE, format!("how `{name}` came to be:{lines}"));
+        how.advice = true;
+        d = d.with_related(how);
     }
     if !v.state_lines.is_empty() {
         let lines: String = v.state_lines.iter().map(|l| format!("\n  {l}")).collect();
@@ -439,4 +450,59 @@ impl ReplayStep<'_> {
         line["violations"] = Json::Array(violations);
         line.to_string()
     }
+}
+
+/// A `history` variable's values as JSON: each with the event (and its line) after which it was
+/// seen; the first, from the start of the game, has none.
+pub fn changes_json(
+    prog: &Program,
+    players: &[String],
+    events: &[crate::interp::Event],
+    changes: &crate::interp::Changes,
+) -> Vec<Json> {
+    changes
+        .iter()
+        .map(|(event, value)| {
+            let mut entry = json!({ "value": value_json(prog, players, value) });
+            if let Some(e) = event.and_then(|i| events.get(i)) {
+                entry["event"] = json!(e.index);
+                entry["line"] = json!(e.line);
+            }
+            entry
+        })
+        .collect()
+}
+
+/// A `history` variable's values for a person: where it started, then each event that changed
+/// it with what changed (for a map, only the entries that did: `ben 3 → 5`).
+pub fn change_lines(
+    prog: &Program,
+    players: &[String],
+    events: &[crate::interp::Event],
+    changes: &crate::interp::Changes,
+) -> Vec<String> {
+    let shown = |v: &Value| show(prog, players, v);
+    let mut lines = vec![];
+    let mut previous: Option<&Value> = None;
+    for (event, value) in changes {
+        let when = match event.and_then(|i| events.get(i)) {
+            Some(e) => format!("after event {} (line {})", e.index, e.line),
+            None => "at the start".to_string(),
+        };
+        let what = match (previous, value) {
+            (Some(Value::Map(old)), Value::Map(new)) => {
+                let changed = new.iter().filter_map(|(k, v)| {
+                    let before = old.iter().find(|(ok, _)| ok == k).map(|(_, ov)| ov);
+                    (before != Some(v))
+                        .then(|| format!("{} {} → {}", shown(k), before.map_or("–".into(), shown), shown(v)))
+                });
+                changed.collect::<Vec<_>>().join(", ")
+            }
+            (Some(old), new) => format!("{} → {}", shown(old), shown(new)),
+            (None, first) => shown(first),
+        };
+        lines.push(format!("{when}: {what}"));
+        previous = Some(value);
+    }
+    lines
 }

@@ -160,7 +160,11 @@ impl Resolver {
             cards: vec![],
             action_index: self.actions.iter().map(|(k, v)| (k.clone(), *v)).collect(),
             actions,
-            view: self.view(spec, vars.len()),
+            view: match &spec.view {
+                Some(names) => self.variables(names, spec, "view"),
+                None => (0..vars.len() as u16).collect(),
+            },
+            history: self.variables(spec.history.as_deref().unwrap_or_default(), spec, "history"),
             vars,
             fns,
             procs,
@@ -549,20 +553,24 @@ impl Resolver {
         S { s: st, span: s.span.clone() }
     }
 
-    /// The variables `view` names, in its order; every variable without a view.
-    fn view(&mut self, spec: &ast::Spec, vars: usize) -> Vec<u16> {
-        let Some(names) = &spec.view else { return (0..vars as u16).collect() };
+    /// The variables a `view` or `history` names, in its order.
+    fn variables(&mut self, names: &[Name], spec: &ast::Spec, what: &str) -> Vec<u16> {
         let mut out = vec![];
         for n in names {
             match self.globals.get(&n.text) {
                 Some(Global::Var(ix)) if !out.contains(ix) => out.push(*ix),
                 Some(Global::Var(_)) => {
-                    self.error(codes::DUPLICATE, format!("`{}` is in the view twice", n.text), n.span.clone(), "again");
+                    self.error(
+                        codes::DUPLICATE,
+                        format!("`{}` is in the {what} twice", n.text),
+                        n.span.clone(),
+                        "again",
+                    );
                 }
                 Some(_) => {
                     self.error(
                         codes::MISPLACED,
-                        format!("`{}` is not a variable; a view shows the state", n.text),
+                        format!("`{}` is not a variable; a {what} is of the state", n.text),
                         n.span.clone(),
                         "not a `var`",
                     );

@@ -636,10 +636,32 @@ fn a_view_chooses_the_state_shown_at_a_violation() {
     );
     assert_eq!(
         lint(&COSTS.replace("winners []", "winners []\nfn twice(x) = x * 2\nview twice")),
-        Err("`twice` is not a variable; a view shows the state".into())
+        Err("`twice` is not a variable; a view is of the state".into())
     );
     assert_eq!(
         lint(&COSTS.replace("winners []", "winners []\nview total, total")),
         Err("`total` is in the view twice".into())
     );
+}
+
+/// `history`: a violation whose check reads a history variable lists how it came to be.
+#[test]
+fn a_history_shows_how_a_value_was_reached() {
+    let rules = COSTS
+        .replace("winners []", "winners []\nhistory total, fines")
+        .replace("else even \"{n} is odd\"", "else even \"{n} is odd, after {total}\"");
+    let report = check_rules(&rules, "  - {by: aki, move: 4}\n  - {by: aki, move: 2}\n  - {by: aki, move: 3}\n");
+    let v = &report.violations[0];
+    assert_eq!((v.rule.as_str(), v.event), ("even", 2));
+    // Only what the broken check reads: `total`, not `fines`.
+    let names: Vec<&str> = v.history.iter().map(|(n, ..)| n.as_str()).collect();
+    assert_eq!(names, ["total"]);
+    assert_eq!(v.history[0].2, ["at the start: 0", "after event 0 (line 4): 0 → 4", "after event 1 (line 5): 4 → 6"]);
+    assert_eq!(
+        serde_json::Value::Array(v.history[0].1.clone()),
+        serde_json::json!([{"value": 0}, {"value": 4, "event": 0, "line": 4}, {"value": 6, "event": 1, "line": 5}])
+    );
+    // A check that reads none of them has no history.
+    let low = check_rules(&rules, "  - {by: aki, move: 8}\n");
+    assert!(low.violations[0].history.is_empty());
 }

@@ -270,6 +270,9 @@ impl<'p> Machine<'p> {
         if let (Source::Transcript { pos, .. }, Some(_)) = (&self.source, &self.states) {
             self.record_state(*pos);
         }
+        if let Source::Transcript { pos, .. } = &self.source {
+            self.record_changes(*pos);
+        }
         if let Source::Transcript { events, pos } = &self.source {
             return match events.get(*pos) {
                 Some(e) => Ok(Some(e.clone())),
@@ -377,8 +380,18 @@ impl<'p> Machine<'p> {
         for b in broken {
             let (legal, legal_events) = (legal.clone(), legal_events.clone());
             let (rule, message, spec_span, event) = (b.rule, b.message, b.at, event.index);
-            let state = self.view_state();
-            self.stood.push(Violation { rule, event, message, spec_span, legal, legal_events, legal_count, state });
+            let (state, history) = (self.view_state(), self.history_read_at(&spec_span));
+            self.stood.push(Violation {
+                rule,
+                event,
+                message,
+                spec_span,
+                legal,
+                legal_events,
+                legal_count,
+                state,
+                history,
+            });
             costs.extend(b.cost);
         }
         Ok(costs)
@@ -422,9 +435,10 @@ impl<'p> Machine<'p> {
         frame: &mut Vec<Value>,
     ) -> Run<Dispatch> {
         let (legal, legal_events, legal_count) = self.legal_here(&event.actor, c, frame)?;
-        let state = self.view_state();
+        let (state, history) = (self.view_state(), self.history_read_at(&at));
+        let event = event.index;
         let violation =
-            Violation { rule, event: event.index, message, spec_span: at, legal, legal_events, legal_count, state };
+            Violation { rule, event, message, spec_span: at, legal, legal_events, legal_count, state, history };
         self.violation = Some(violation);
         self.draining = true;
         if self.optional(c, frame)? {
@@ -443,6 +457,36 @@ impl<'p> Machine<'p> {
             Some((last, kept)) if *last == after => *kept = state,
             _ => states.push((after, state)),
         }
+    }
+
+    /// Notes each `history` variable that changed since it was last seen, as changed by the
+    /// event before `pos`.
+    fn record_changes(&mut self, pos: usize) {
+        for (i, &g) in self.prog.history.iter().enumerate() {
+            let now = &self.globals[g as usize];
+            if self.changes[i].last().is_none_or(|(_, last)| last != now) {
+                self.changes[i].push((pos.checked_sub(1), now.clone()));
+            }
+        }
+    }
+
+    /// The changes of the `history` variables that the check stated at `at` reads.
+    fn history_read_at(&self, at: &crate::span::Span) -> Vec<(u16, super::Changes)> {
+        if self.prog.history.is_empty() {
+            return vec![];
+        }
+        let mut read = vec![];
+        let checks = self.prog.statements_where(|s| matches!(s, St::Require { .. }));
+        if let Some(S { s: St::Require { cond, message, .. }, .. }) = checks.into_iter().find(|s| s.span == *at) {
+            self.prog.variables_read(cond, &mut read, &mut vec![]);
+            for part in message {
+                if let crate::program::Part::Expr(x) = part {
+                    self.prog.variables_read(x, &mut read, &mut vec![]);
+                }
+            }
+        }
+        let kept = self.prog.history.iter().zip(&self.changes);
+        kept.filter(|(g, _)| read.contains(g)).map(|(g, c)| (*g, c.clone())).collect()
     }
 
     /// The variables the rules' `view` shows, as they are now.

@@ -60,7 +60,13 @@ pub struct Violation {
     pub legal_count: usize,
     /// The variables of the rules' `view` just before the event.
     pub state: State,
+    /// For each `history` variable the broken check reads: its first value, then each change
+    /// with the event after which it was seen.
+    pub history: Vec<(u16, Changes)>,
 }
+
+/// A variable's values over a game: (the event after which it was seen, the value).
+pub type Changes = Vec<(Option<usize>, Value)>;
 
 /// Most legal actions a violation keeps for the JSON output (the count says how many more).
 pub const MAX_LEGAL_KEPT: usize = 1_000;
@@ -148,6 +154,8 @@ pub struct Machine<'p> {
     notes: Vec<Note>,
     /// The state after each event (`record_states`): event index, the view's variables.
     states: Option<Vec<(usize, State)>>,
+    /// For each `history` variable, its values so far.
+    changes: Vec<Changes>,
 }
 
 /// The variables of a rules' `view`, as (variable, value).
@@ -222,6 +230,7 @@ impl<'p> Machine<'p> {
             stood: vec![],
             notes: vec![],
             states: None,
+            changes: vec![],
         }
     }
 
@@ -272,6 +281,7 @@ impl<'p> Machine<'p> {
             let init = self.eval(&var.init, &mut vec![])?;
             globals.push(if var.per_player { self.per_player(&init) } else { init });
         }
+        self.changes = self.prog.history.iter().map(|&g| vec![(None, globals[g as usize].clone())]).collect();
         self.globals = globals;
         Ok(())
     }

@@ -46,6 +46,7 @@ fn is_keyword(rule: Rule) -> bool {
             | Rule::k_scores
             | Rule::k_winners
             | Rule::k_view
+            | Rule::k_history
             | Rule::k_flow
             | Rule::k_int
             | Rule::k_bool
@@ -194,6 +195,7 @@ fn item_into(p: P<'_>, spec: &mut Spec) -> R<()> {
         Rule::scores_decl => spec.scores = Some(expr(next(&mut it, &at)?)?),
         Rule::winners_decl => spec.winners = Some(expr(next(&mut it, &at)?)?),
         Rule::view_decl => spec.view = Some(it.map(name).collect()),
+        Rule::history_decl => spec.history = Some(it.map(name).collect()),
         Rule::flow_decl => spec.flow = Some(block(next(&mut it, &at)?)?),
         Rule::EOI => {}
         _ => return Err(Diag::new(codes::SYNTAX, "unexpected item").label(at, "here")),
