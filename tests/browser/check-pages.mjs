@@ -16,11 +16,17 @@ for (const arg of process.argv.slice(2)) {
   page.on("pageerror", e => errors.push(String(e)));
   // No network: any request but the page itself fails the test.
   await page.route("**", route => route.request().url().startsWith("file:") ? route.continue() : (errors.push(route.request().url()), route.abort()));
-  await page.goto("file://" + path);
   const at = () => page.evaluate(() => document.body.dataset.event);
-  // The page opens at the violation, highlighted with its rule, the rules file's line and
-  // the legal alternatives.
+  // From the first event, the arrow key steps to the violation, as a judge would.
+  await page.goto("file://" + path + "#event=0");
+  expect(await at() === "0", `${path}: #event=0 opens at event ${await at()}`);
+  const steps = await page.locator("#timeline li").count();
+  for (let i = 0; i < steps && (await at()) !== event; i++) await page.keyboard.press("ArrowRight");
+  expect(await at() === event, `${path}: stepping stopped at event ${await at()}, not ${event}`);
+  // Opened plainly, the page starts at the violation.
+  await page.goto("file://" + path);
   expect(await at() === event, `${path}: opens at event ${await at()}, not ${event}`);
+  // The violation is highlighted with its rule, the rules file's line and the legal alternatives.
   const box = page.locator("#violation");
   expect(await box.isVisible(), `${path}: no violation shown`);
   const text = await box.innerText();
