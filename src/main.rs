@@ -734,22 +734,10 @@ fn rules_command(name: Option<&str>, source: bool) -> u8 {
             }
         };
     }
-    match Checker::new(None).program(name, Path::new(".")) {
-        Ok(_) => {
-            if say(&describe_rules(name)) {
-                0
-            } else {
-                WRITE_FAILED
-            }
-        }
-        Err(shinpan::check::Lookup::Unknown(m)) => {
-            eprintln!("shinpan: {m}");
-            USAGE
-        }
-        Err(shinpan::check::Lookup::Broken(diags)) => {
-            diags.iter().for_each(|d| eprint!("{}", diag::render_plain(d)));
-            2
-        }
+    match compiled(&mut Checker::new(None), name) {
+        Ok(_) if say(&describe_rules(name)) => 0,
+        Ok(_) => WRITE_FAILED,
+        Err(code) => code,
     }
 }
 
@@ -799,6 +787,22 @@ fn replay(path: &Path, at: Option<usize>, format: Format, rules: Option<String>,
     exit_code(&report)
 }
 
+/// The compiled rules of a built-in name or a path; else the exit code, the reason printed
+/// (bad usage for an unknown name, 2 for a rules file with errors).
+fn compiled(checker: &mut Checker, name: &str) -> Result<std::rc::Rc<shinpan::program::Program>, u8> {
+    match checker.program(name, Path::new(".")) {
+        Ok(p) => Ok(p),
+        Err(shinpan::check::Lookup::Unknown(m)) => {
+            eprintln!("shinpan: {m}");
+            Err(USAGE)
+        }
+        Err(shinpan::check::Lookup::Broken(diags)) => {
+            diags.iter().for_each(|d| eprint!("{}", diag::render_plain(d)));
+            Err(2)
+        }
+    }
+}
+
 fn explain_command(rule: &str, rules: Option<&str>) -> u8 {
     let names: Vec<&str> = match rules {
         Some(name) => vec![name],
@@ -807,16 +811,9 @@ fn explain_command(rule: &str, rules: Option<&str>) -> u8 {
     let mut checker = Checker::new(None);
     let (mut found, mut known) = (vec![], std::collections::BTreeSet::new());
     for name in names {
-        let program = match checker.program(name, Path::new(".")) {
+        let program = match compiled(&mut checker, name) {
             Ok(p) => p,
-            Err(shinpan::check::Lookup::Unknown(m)) => {
-                eprintln!("shinpan: {m}");
-                return USAGE;
-            }
-            Err(shinpan::check::Lookup::Broken(diags)) => {
-                diags.iter().for_each(|d| eprint!("{}", diag::render_plain(d)));
-                return 2;
-            }
+            Err(code) => return code,
         };
         known.extend(program.rules.iter().map(|r| r.id.clone()));
         found.extend(render::explain(&program, rule));
@@ -858,16 +855,9 @@ fn describe_rules(name: &str) -> String {
 
 fn play(rules: &str, players: Option<usize>, seed: u64, max_events: usize, variant: &[(String, Yaml)]) -> u8 {
     let mut checker = Checker::new(None);
-    let program = match checker.program(rules, Path::new(".")) {
+    let program = match compiled(&mut checker, rules) {
         Ok(p) => p,
-        Err(shinpan::check::Lookup::Unknown(m)) => {
-            eprintln!("shinpan: {m}");
-            return USAGE;
-        }
-        Err(shinpan::check::Lookup::Broken(diags)) => {
-            diags.iter().for_each(|d| eprint!("{}", diag::render_plain(d)));
-            return 2;
-        }
+        Err(code) => return code,
     };
     let (lo, hi) = program.players;
     let players = match players {
