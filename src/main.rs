@@ -139,6 +139,17 @@ enum Command {
         /// for more. The transcript records it under `variant`.
         #[arg(long, value_name = "KEY=VALUE", value_parser = parse_variant)]
         variant: Vec<(String, Yaml)>,
+        /// Play N games, seeds S to S+N-1, written as JSON Lines (one transcript a line, for
+        /// `shinpan check --stream -`)
+        #[arg(long, value_name = "N")]
+        games: Option<usize>,
+        /// Instead of the games, print what a designer compares between variants: length,
+        /// each seat's mean score and win rate, actions taken, endings, events per second
+        #[arg(long)]
+        stats: bool,
+        /// Format of --stats: human, or json
+        #[arg(long, value_enum, default_value = "human", requires = "stats")]
+        format: Format,
     },
 }
 
@@ -208,8 +219,9 @@ fn run() -> u8 {
             None => replay(&path, at, format, rules, all),
         },
         Command::Import { paths, out } => import(&paths, &out),
-        Command::Play { rules, players, seed, max_events, variant } => {
-            play(&rules, players, seed, max_events, &variant)
+        Command::Play { rules, players, seed, max_events, variant, games, stats, format } => {
+            let many = Many { games, stats, format };
+            play(&rules, players, seed, max_events, &variant, many)
         }
     }
 }
@@ -853,7 +865,21 @@ fn describe_rules(name: &str) -> String {
     out
 }
 
-fn play(rules: &str, players: Option<usize>, seed: u64, max_events: usize, variant: &[(String, Yaml)]) -> u8 {
+/// `play --games N [--stats]`: many games in one run, or their figures.
+struct Many {
+    games: Option<usize>,
+    stats: bool,
+    format: Format,
+}
+
+fn play(
+    rules: &str,
+    players: Option<usize>,
+    seed: u64,
+    max_events: usize,
+    variant: &[(String, Yaml)],
+    many: Many,
+) -> u8 {
     let mut checker = Checker::new(None);
     let program = match compiled(&mut checker, rules) {
         Ok(p) => p,
@@ -878,6 +904,10 @@ fn play(rules: &str, players: Option<usize>, seed: u64, max_events: usize, varia
         Some(_) => rules.to_string(),
         None => std::path::absolute(rules).map_or_else(|_| rules.to_string(), |p| p.display().to_string()),
     };
+    if many.games.is_some() || many.stats {
+        let games = many.games.unwrap_or(1);
+        return play_many(&program, &written, players, variant, (seed, games, max_events), &many);
+    }
     match shinpan::play::playout_with(&program, players, variant, seed, max_events) {
         Ok(p) => {
             say(&shinpan::play::transcript_text_for(&written, variant, &program, &p));
@@ -893,6 +923,50 @@ fn play(rules: &str, players: Option<usize>, seed: u64, max_events: usize, varia
             2
         }
     }
+}
+
+/// Plays `games` games from seed `seed`: each written as a JSON line as soon as it is played,
+/// or, with `--stats`, only their figures at the end.
+fn play_many(
+    program: &shinpan::program::Program,
+    written: &str,
+    players: usize,
+    variant: &[(String, Yaml)],
+    (seed, games, max_events): (u64, usize, usize),
+    many: &Many,
+) -> u8 {
+    let started = std::time::Instant::now();
+    let mut stats = shinpan::play::Stats::default();
+    let mut out = std::io::stdout().lock();
+    for k in 0..games as u64 {
+        let p = match shinpan::play::playout_with(program, players, variant, seed.wrapping_add(k), max_events) {
+            Ok(p) => p,
+            Err(d) if d.code == shinpan::codes::MALFORMED => {
+                eprintln!("shinpan: {}", d.message);
+                return USAGE;
+            }
+            Err(d) => {
+                eprint!("{}", diag::render_plain(&d));
+                return 2;
+            }
+        };
+        if many.stats {
+            stats.add(program, &p);
+        } else if writeln!(out, "{}", shinpan::play::transcript_json_for(written, variant, program, &p)).is_err() {
+            return WRITE_FAILED;
+        }
+    }
+    if many.stats {
+        let seconds = started.elapsed().as_secs_f64();
+        let text = match many.format {
+            Format::Human => stats.human(seconds),
+            Format::Json => stats.json(seconds).to_string() + "\n",
+        };
+        if out.write_all(text.as_bytes()).is_err() {
+            return WRITE_FAILED;
+        }
+    }
+    0
 }
 
 #[cfg(test)]

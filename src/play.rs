@@ -69,6 +69,128 @@ pub fn transcript_text_for(rules: &str, variant: &[(String, Yaml)], prog: &Progr
     out
 }
 
+/// A playout as a transcript on one line of JSON (for JSON Lines: `check --stream`).
+pub fn transcript_json_for(rules: &str, variant: &[(String, Yaml)], prog: &Program, p: &Playout) -> Json {
+    let mut t = serde_json::Map::new();
+    t.insert("rules".into(), json!(rules));
+    t.insert("players".into(), json!(p.players.as_ref()));
+    if !variant.is_empty() {
+        let given: serde_json::Map<String, Json> = variant.iter().map(|(k, v)| (k.clone(), v.to_json())).collect();
+        t.insert("variant".into(), Json::Object(given));
+    }
+    let events: Vec<Json> = p.events.iter().map(|e| event_json(prog, &p.players, e)).collect();
+    t.insert("events".into(), Json::Array(events));
+    Json::Object(t)
+}
+
+/// What a designer compares between variants, over many random games.
+#[derive(Default)]
+pub struct Stats {
+    pub games: usize,
+    pub events: usize,
+    pub shortest: Option<usize>,
+    pub longest: usize,
+    /// Per seat, in seating order: its name, the sum of its scores (integer scores only), how
+    /// many games it won.
+    pub seats: Vec<(String, i64, usize)>,
+    /// How often each action was taken, in the order of the rules' actions.
+    pub actions: Vec<(String, usize)>,
+    /// How often each game ended each way: at which `finish` (`FILE:LINE`), or not finished.
+    pub endings: Vec<(String, usize)>,
+}
+
+impl Stats {
+    pub fn add(&mut self, prog: &Program, p: &Playout) {
+        if self.seats.is_empty() {
+            self.seats = p.players.iter().map(|n| (n.clone(), 0, 0)).collect();
+            self.actions = prog.actions.iter().map(|a| (a.name.clone(), 0)).collect();
+        }
+        let length = p.events.len();
+        self.games += 1;
+        self.events += length;
+        self.shortest = Some(self.shortest.map_or(length, |s| s.min(length)));
+        self.longest = self.longest.max(length);
+        for e in &p.events {
+            if let Some(count) = self.actions.get_mut(e.action as usize) {
+                count.1 += 1;
+            }
+        }
+        for (i, seat) in self.seats.iter_mut().enumerate() {
+            let me = Value::Player(i as u8);
+            if let Some(Value::Int(score)) = p.outcome.scores.get(&me) {
+                seat.1 += score;
+            }
+            if matches!(&p.outcome.winners, Value::List(w) if w.contains(&me)) {
+                seat.2 += 1;
+            }
+        }
+        let ending = match &p.outcome.ended_at {
+            Some(at) => {
+                let (place, line) = (prog.source.location(at.start), prog.source.line_at(at.start));
+                format!("{}: {}", place.unwrap_or_default(), line.unwrap_or_default())
+            }
+            None => "not finished (the event cap)".to_string(),
+        };
+        match self.endings.iter_mut().find(|(e, _)| *e == ending) {
+            Some(found) => found.1 += 1,
+            None => self.endings.push((ending, 1)),
+        }
+    }
+
+    fn mean(&self, total: f64) -> f64 {
+        if self.games == 0 { 0.0 } else { total / self.games as f64 }
+    }
+
+    /// The figures as JSON; `seconds` is how long the games took to play.
+    pub fn json(&self, seconds: f64) -> Json {
+        let seats: serde_json::Map<String, Json> = self
+            .seats
+            .iter()
+            .map(|(name, score, wins)| {
+                let (score, wins) = (self.mean(*score as f64), self.mean(*wins as f64));
+                (name.clone(), json!({"mean_score": score, "win_rate": wins}))
+            })
+            .collect();
+        let actions: serde_json::Map<String, Json> = self.actions.iter().map(|(a, n)| (a.clone(), json!(n))).collect();
+        let endings: serde_json::Map<String, Json> = self.endings.iter().map(|(e, n)| (e.clone(), json!(n))).collect();
+        json!({
+            "games": self.games,
+            "events": self.events,
+            "length": {"mean": self.mean(self.events as f64), "min": self.shortest.unwrap_or(0), "max": self.longest},
+            "seats": seats,
+            "actions": actions,
+            "endings": endings,
+            "events_per_second": if seconds > 0.0 { (self.events as f64 / seconds).round() } else { 0.0 },
+        })
+    }
+
+    /// The figures as a table for a person.
+    pub fn human(&self, seconds: f64) -> String {
+        let rate = if seconds > 0.0 { self.events as f64 / seconds } else { 0.0 };
+        let mut out = format!("{} games, {} events, {rate:.0} events per second\n", self.games, self.events);
+        let mean = self.mean(self.events as f64);
+        out.push_str(&format!(
+            "game length: mean {mean:.1}, min {}, max {}\n",
+            self.shortest.unwrap_or(0),
+            self.longest
+        ));
+        out.push_str(&format!("{:<12} {:>10} {:>9}\n", "seat", "mean score", "win rate"));
+        for (name, score, wins) in &self.seats {
+            let (score, wins) = (self.mean(*score as f64), self.mean(*wins as f64) * 100.0);
+            out.push_str(&format!("{name:<12} {score:>10.2} {wins:>8.1}%\n"));
+        }
+        out.push_str("actions taken:\n");
+        for (action, n) in self.actions.iter().filter(|(_, n)| *n > 0) {
+            out.push_str(&format!("  {action:<16} {n:>9}\n"));
+        }
+        out.push_str("endings:\n");
+        for (ending, n) in &self.endings {
+            out.push_str(&format!("  {ending:<32} {n:>9}\n"));
+        }
+        out
+    }
+}
+
 pub fn event_json(prog: &Program, players: &[String], e: &Event) -> Json {
     crate::render::action_json(prog, players, &e.actor, e.action, &e.arg)
 }

@@ -220,6 +220,46 @@ fn replay_shows_the_game_after_each_event() {
     assert!(all.contains(&format!("\nevent {} (line ", events - 1)), "{all}");
 }
 
+/// `play --games N` writes N games as JSON Lines that `check --stream` judges; `--stats` sums
+/// up the same games, and its figures agree with what the checker finds in them.
+#[test]
+fn many_games_and_their_figures() {
+    let args = ["play", "--rules", "hangover", "--players", "3", "--seed", "11", "--games", "6"];
+    let (code, games, _) = shinpan(&args);
+    assert_eq!(code, 0);
+    let lines: Vec<serde_json::Value> = games.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 6);
+    // Game k is the game of seed 11 + k.
+    let (_, one, _) = shinpan(&["play", "--rules", "hangover", "--players", "3", "--seed", "13"]);
+    assert!(one.contains(&format!("  - {}\n", lines[2]["events"][5])), "{one}");
+    let (code, out, _) = shinpan_with_input(&["check", "--stream", "-"], &games);
+    assert_eq!(code, 0, "{out}");
+    let verdicts = verdicts(&out);
+    assert!(verdicts.iter().all(|v| v["verdict"] == "legal" && v["finished"] == true), "{out}");
+    let (code, stats, _) = shinpan(&[&args[..], &["--stats", "--format", "json"]].concat());
+    assert_eq!(code, 0);
+    let stats: serde_json::Value = serde_json::from_str(&stats).unwrap();
+    let lengths: Vec<usize> = lines.iter().map(|l| l["events"].as_array().unwrap().len()).collect();
+    assert_eq!(stats["games"], 6);
+    assert_eq!(stats["events"], lengths.iter().sum::<usize>());
+    assert_eq!(stats["length"]["min"], *lengths.iter().min().unwrap());
+    assert_eq!(stats["length"]["max"], *lengths.iter().max().unwrap());
+    let plays = lines.iter().flat_map(|l| l["events"].as_array().unwrap()).filter(|e| e.get("play").is_some()).count();
+    assert_eq!(stats["actions"]["play"], plays);
+    for seat in ["aki", "ben", "chie"] {
+        let score: f64 = verdicts.iter().map(|v| v["scores"][seat].as_f64().unwrap()).sum::<f64>() / 6.0;
+        let wins =
+            verdicts.iter().filter(|v| v["winners"].as_array().unwrap().contains(&serde_json::json!(seat))).count();
+        assert_eq!(stats["seats"][seat]["mean_score"].as_f64(), Some(score), "{seat}");
+        assert_eq!(stats["seats"][seat]["win_rate"].as_f64(), Some(wins as f64 / 6.0), "{seat}");
+    }
+    let endings: u64 = stats["endings"].as_object().unwrap().values().map(|n| n.as_u64().unwrap()).sum();
+    assert_eq!(endings, 6);
+    assert!(stats["endings"].as_object().unwrap().keys().all(|k| k.starts_with("specs/hangover.rules:")), "{stats}");
+    let (_, human, _) = shinpan(&[&args[..], &["--stats"]].concat());
+    assert!(human.starts_with(&format!("6 games, {} events, ", stats["events"])), "{human}");
+}
+
 #[test]
 fn parallel_checking_keeps_the_order_and_the_verdicts() {
     let one = shinpan(&["check", "--format", "json", "--jobs", "1", "fixtures/"]);

@@ -194,6 +194,8 @@ pub struct Outcome {
     pub notes: Vec<Note>,
     /// The state after each event judged, when recorded (`record_states`).
     pub states: Vec<(usize, State)>,
+    /// The `finish` statement that ended the game, once it has.
+    pub ended_at: Option<Span>,
 }
 
 impl<'p> Machine<'p> {
@@ -267,7 +269,8 @@ impl<'p> Machine<'p> {
         let notes = std::mem::take(&mut self.notes);
         let violation = self.violation.take();
         let states = self.states.take().unwrap_or_default();
-        Ok(Outcome { stood, violation, finished: self.finished, scores, winners, events_run, notes, states })
+        let ended_at = self.finished.then(|| self.finished_at.clone());
+        Ok(Outcome { stood, violation, finished: self.finished, scores, winners, events_run, notes, states, ended_at })
     }
 
     fn eval_top(&mut self, x: &X) -> Result<Value, Diag> {
