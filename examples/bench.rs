@@ -27,7 +27,7 @@ fn main() {
     for seed in 0..games as u64 {
         let Ok(p) = shinpan::play::playout(&prog, players, seed, 100_000) else { return eprintln!("playout failed") };
         events += p.events.len();
-        corpus.push(shinpan::play::transcript_text(&prog, &p));
+        corpus.push(shinpan::play::transcript_text_for(&prog.name, &[], &prog, &p));
     }
     let secs = start.elapsed().as_secs_f64();
     println!(

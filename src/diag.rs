@@ -43,18 +43,16 @@ impl SourceMap {
     pub fn line_at(&self, offset: usize) -> Option<String> {
         let (start, source) = self.segments.iter().rev().find(|(s, _)| *s <= offset)?;
         let text = source.inner();
-        let local = (offset - start).min(text.len());
-        let begin = text[..local].rfind('\n').map_or(0, |i| i + 1);
-        let end = text[local..].find('\n').map_or(text.len(), |i| local + i);
-        text.get(begin..end).map(|line| line.trim().to_string())
+        let line = text.get(..offset - start).unwrap_or(text).matches('\n').count();
+        text.lines().nth(line).map(|l| l.trim().to_string())
     }
 
     /// `FILE:LINE` of an offset into the rules text, the file being the one it came from.
     pub fn location(&self, offset: usize) -> Option<String> {
         let (start, source) = self.segments.iter().rev().find(|(s, _)| *s <= offset)?;
         let text = source.inner();
-        let local = (offset - start).min(text.len());
-        Some(format!("{}:{}", source.name(), text[..local].matches('\n').count() + 1))
+        let line = text.get(..offset - start).unwrap_or(text).matches('\n').count();
+        Some(format!("{}:{}", source.name(), line + 1))
     }
 
     /// The name of the file the rules were written in (the last one, for an extension).

@@ -48,13 +48,9 @@ pub fn playout_with(
     Ok(Playout { players: game.players, events, outcome, state: machine.globals })
 }
 
-/// A playout as a transcript (YAML in JSON flow style, one event a line).
-pub fn transcript_text(prog: &Program, p: &Playout) -> String {
-    transcript_text_for(&prog.name, &[], prog, p)
-}
-
-/// A playout as a transcript that names its rules as `rules` (a built-in name or a path that
-/// finds the file again) and records its parameters under `variant`.
+/// A playout as a transcript (YAML in JSON flow style, one event a line) that names its rules
+/// as `rules` (a built-in name or a path that finds the file again) and records its parameters
+/// under `variant`.
 pub fn transcript_text_for(rules: &str, variant: &[(String, Yaml)], prog: &Program, p: &Playout) -> String {
     let players: Vec<Json> = p.players.iter().map(|n| json!(n)).collect();
     let mut out = format!("rules: {}\nplayers: {}\n", json!(rules), Json::Array(players));

@@ -136,6 +136,14 @@ fn rules_lists_parameters() {
             .1
             .starts_with("fixtures/variants/center-second.rules: 3 to 4 players")
     );
+    // A variant's own parameter is read from its own file.
+    let dir = std::env::temp_dir().join(format!("shinpan-rules-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let variant = dir.join("house.rules");
+    std::fs::write(&variant, "extends hangover\ngame house\n\nparam bonus: int 0..9 = 2\n").unwrap();
+    let (_, house, _) = shinpan(&["rules", variant.to_str().unwrap()]);
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(house.contains("  param bonus: int 0..9 = 2\n"), "{house}");
     let (code, text, _) = shinpan(&["rules", "hangover", "--source"]);
     assert_eq!((code, text), (0, std::fs::read_to_string("specs/hangover.rules").unwrap()));
     assert_eq!(shinpan(&["rules", "no-such-game"]).0, 64);
