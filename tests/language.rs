@@ -207,6 +207,15 @@ fn compiles(players: &str, action: &str) -> Result<(), String> {
 }
 
 /// Player counts from 1 to 255, the lower bound at most the upper; named players likewise.
+/// Players a playout names: the first eight by name, then numbered, all different.
+#[test]
+fn many_players_get_different_names() {
+    let rules = "game crowd\nplayers 9..9\nrule r \"unused\"\naction go: null\nscores {}\nwinners []\nflow {\n}\n";
+    let program = shinpan::compile("crowd.rules", rules).unwrap();
+    let game = shinpan::play::default_game(&program, 9).unwrap();
+    assert_eq!(game.players.as_ref(), ["aki", "ben", "chie", "dai", "emi", "fumi", "gen", "hana", "aki8"]);
+}
+
 #[test]
 fn player_counts_at_their_limits() {
     for ok in ["players 1..1", "players 2..2", "players 1..255", "players N, E, S, W", "players solo"] {
@@ -598,6 +607,8 @@ fn a_cost_is_paid_once_for_each_move_that_stands() {
         (stood, scores(&odd), odd.notes.len()),
         (vec![("low", Some(false)), ("even", Some(false))], "aki 200, ben 200".into(), 0)
     );
+    let help = shinpan::render::diagnostics(&odd)[0].help.clone().unwrap();
+    assert!(help.ends_with("the same event breaks a rule that does not stand, so checking stops here"), "{help}");
 }
 
 #[test]
