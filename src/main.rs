@@ -913,15 +913,19 @@ fn play(
             say(&shinpan::play::transcript_text_for(&written, variant, &program, &p));
             0
         }
-        // The players and parameters are the command line's: a bad one is bad usage.
-        Err(d) if d.code == shinpan::codes::MALFORMED => {
-            eprintln!("shinpan: {}", d.message);
-            USAGE
-        }
-        Err(d) => {
-            eprint!("{}", diag::render_plain(&d));
-            2
-        }
+        Err(d) => playout_failed(&d),
+    }
+}
+
+/// Why a playout could not be played, and the exit code: the players and parameters are the
+/// command line's, so a bad one is bad usage; a rules file that fails while playing is 2.
+fn playout_failed(d: &diag::Diag) -> u8 {
+    if d.code == shinpan::codes::MALFORMED {
+        eprintln!("shinpan: {}", d.message);
+        USAGE
+    } else {
+        eprint!("{}", diag::render_plain(d));
+        2
     }
 }
 
@@ -941,14 +945,7 @@ fn play_many(
     for k in 0..games as u64 {
         let p = match shinpan::play::playout_with(program, players, variant, seed.wrapping_add(k), max_events) {
             Ok(p) => p,
-            Err(d) if d.code == shinpan::codes::MALFORMED => {
-                eprintln!("shinpan: {}", d.message);
-                return USAGE;
-            }
-            Err(d) => {
-                eprint!("{}", diag::render_plain(&d));
-                return 2;
-            }
+            Err(d) => return playout_failed(&d),
         };
         if many.stats {
             stats.add(program, &p);
