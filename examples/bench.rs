@@ -8,7 +8,7 @@
 use std::path::Path;
 use std::time::Instant;
 
-use shinpan::check::Checker;
+use shinpan::report::check::Checker;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -61,7 +61,8 @@ fn main() {
             files
                 .iter()
                 .filter(|t| {
-                    checker.check_text("bench", (*t).clone(), Path::new(".")).verdict == shinpan::check::Verdict::Legal
+                    checker.check_text("bench", (*t).clone(), Path::new(".")).verdict
+                        == shinpan::report::check::Verdict::Legal
                 })
                 .count()
         });

@@ -4,12 +4,12 @@
 # a timeout per mutant (a mutant that hangs counts as caught). Results go to
 # target/mutants/mutants.out/ (caught.txt, missed.txt, timeout.txt, unviable.txt, outcomes.json).
 #
-#   scripts/mutants.sh 'src/interp/*.rs'     # a folder (any number of globs)
+#   scripts/mutants.sh 'src/run/*.rs'     # a folder (any number of globs)
 #   SHARD=0/4 scripts/mutants.sh             # a quarter of every mutant of the engine
 #   scripts/mutants.sh                       # the whole engine (hours on 2 cores)
 #   JOBS=2 scripts/mutants.sh ...            # two mutants at once (each in its own copy)
 #   RE='in core_float|in Decoder' scripts/mutants.sh   # only the mutants whose names match
-#   OUT=target/mutants-pool scripts/mutants.sh src/pool.rs   # results elsewhere (runs side by side)
+#   OUT=target/mutants-pool scripts/mutants.sh src/transcript/pool.rs   # results elsewhere (runs side by side)
 #   DIFF=changes.diff scripts/mutants.sh     # only the lines a diff changed (git diff BASE -- src)
 #   TESTS='bridge cli' scripts/mutants.sh 'src/import/*.rs'   # only these test files and the unit tests
 set -euo pipefail

@@ -255,3 +255,13 @@ fn floor_char(text: &str, mut at: usize) -> usize {
     }
     at
 }
+
+/// The known name closest to a mistyped one, when it is close enough to be a typo.
+pub fn did_you_mean<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+    candidates
+        .map(|c| (strsim::levenshtein(name, c), c))
+        // Two edits are a typo in a long name, but a different word in a three-letter one.
+        .filter(|(d, c)| *d <= 2.max(c.len() / 3) && *d * 2 <= c.len())
+        .min()
+        .map(|(_, c)| c)
+}

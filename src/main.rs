@@ -6,9 +6,9 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
-use shinpan::check::{Checker, Report, Verdict};
+use shinpan::report::check::{Checker, Report, Verdict};
 use shinpan::transcript::{Problem, Yaml};
-use shinpan::{diag, render};
+use shinpan::{diag, report::render};
 
 /// The exit statuses, as `--help` lists them.
 const EXIT_CODES: &str = "Exit status of `check`: 0 every transcript legal, 1 some illegal and none malformed, \
@@ -92,7 +92,7 @@ enum Command {
     /// What a rule id means: its text, the rulebook section it cites, whether a move breaking
     /// it stands, and where the rules file checks it
     Explain {
-        /// The rule id, as a verdict names it (`must-follow`)
+        /// The rule id, as a verdict names it (`not-held`)
         rule: String,
         /// A built-in rules name or a .rules path (default: every built-in game with the rule)
         #[arg(long)]
@@ -268,10 +268,10 @@ fn with_listed(mut paths: Vec<PathBuf>, list: Option<&Path>) -> Result<Vec<PathB
             return Err("standard input is read once: as the list of paths or as a transcript, not both".into());
         }
         std::io::read_to_string(std::io::stdin())
-            .map_err(|e| format!("cannot read the list of paths: {}", shinpan::check::io_words(&e)))?
+            .map_err(|e| format!("cannot read the list of paths: {}", shinpan::files::io_words(&e)))?
     } else {
         std::fs::read_to_string(list)
-            .map_err(|e| format!("cannot read {}: {}", list.display(), shinpan::check::io_words(&e)))?
+            .map_err(|e| format!("cannot read {}: {}", list.display(), shinpan::files::io_words(&e)))?
     };
     paths.extend(text.lines().map(|l| l.trim_end_matches('\r')).filter(|l| !l.is_empty()).map(PathBuf::from));
     Ok(paths)
@@ -306,7 +306,7 @@ fn check(format: Option<Format>, setup: Setup, jobs: Option<usize>, paths: &[Pat
         None => worst,
         Some(e) => {
             if e.kind() != std::io::ErrorKind::BrokenPipe {
-                eprintln!("shinpan: cannot write the verdicts: {}", shinpan::check::io_words(&e));
+                eprintln!("shinpan: cannot write the verdicts: {}", shinpan::files::io_words(&e));
             }
             WRITE_FAILED
         }
@@ -469,7 +469,7 @@ fn transcript_inputs(paths: &[PathBuf]) -> Vec<Input> {
                 inputs.extend(found);
             }
             Ok(_) => inputs.push(Input::File(p.clone())),
-            Err(e) => inputs.push(Input::Unreadable(p.clone(), Problem::Unreadable, shinpan::check::io_words(&e))),
+            Err(e) => inputs.push(Input::Unreadable(p.clone(), Problem::Unreadable, shinpan::files::io_words(&e))),
         }
     }
     inputs
@@ -479,12 +479,12 @@ fn transcript_inputs(paths: &[PathBuf]) -> Vec<Input> {
 fn stdin_transcript() -> Input {
     let name = PathBuf::from("-");
     let mut bytes = vec![];
-    let limit = shinpan::check::MAX_FILE_BYTES;
+    let limit = shinpan::report::check::MAX_FILE_BYTES;
     if let Err(e) = std::io::stdin().lock().take(limit + 1).read_to_end(&mut bytes) {
         return Input::Unreadable(
             name,
             Problem::Unreadable,
-            format!("cannot read standard input: {}", shinpan::check::io_words(&e)),
+            format!("cannot read standard input: {}", shinpan::files::io_words(&e)),
         );
     }
     if bytes.len() as u64 > limit {
@@ -519,7 +519,7 @@ fn check_stream(setup: &Setup, paths: &[PathBuf]) -> u8 {
                     let (code, text) = render(&Report::unreadable(
                         &path.display().to_string(),
                         Problem::Unreadable,
-                        shinpan::check::io_words(&e),
+                        shinpan::files::io_words(&e),
                     ));
                     worst = worst.max(code);
                     if writeln!(out, "{text}").and_then(|()| out.flush()).is_err() {
@@ -533,7 +533,7 @@ fn check_stream(setup: &Setup, paths: &[PathBuf]) -> u8 {
             Ok(code) => worst = worst.max(code),
             Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return WRITE_FAILED,
             Err(e) => {
-                eprintln!("shinpan: {}: {}", path.display(), shinpan::check::io_words(&e));
+                eprintln!("shinpan: {}: {}", path.display(), shinpan::files::io_words(&e));
                 return WRITE_FAILED;
             }
         }
@@ -550,7 +550,7 @@ fn stream_lines(
     render: &dyn Fn(&Report) -> (u8, String),
     out: &mut impl Write,
 ) -> std::io::Result<u8> {
-    let limit = usize::try_from(shinpan::check::MAX_FILE_BYTES).unwrap_or(usize::MAX);
+    let limit = usize::try_from(shinpan::report::check::MAX_FILE_BYTES).unwrap_or(usize::MAX);
     let mut worst = 0;
     let mut buf = vec![];
     let mut number = 0;
@@ -614,7 +614,7 @@ fn walk(dir: &Path, out: &mut Vec<Input>, keep: &dyn Fn(&Path) -> bool, seen: &m
     let entries = match std::fs::read_dir(dir) {
         Ok(entries) => entries,
         Err(e) => {
-            let why = format!("cannot read the directory: {}", shinpan::check::io_words(&e));
+            let why = format!("cannot read the directory: {}", shinpan::files::io_words(&e));
             out.push(Input::Unreadable(dir.to_path_buf(), Problem::Unreadable, why));
             return;
         }
@@ -623,7 +623,7 @@ fn walk(dir: &Path, out: &mut Vec<Input>, keep: &dyn Fn(&Path) -> bool, seen: &m
         let path = match entry {
             Ok(entry) => entry.path(),
             Err(e) => {
-                let why = format!("cannot read the directory: {}", shinpan::check::io_words(&e));
+                let why = format!("cannot read the directory: {}", shinpan::files::io_words(&e));
                 out.push(Input::Unreadable(dir.to_path_buf(), Problem::Unreadable, why));
                 continue;
             }
@@ -633,7 +633,7 @@ fn walk(dir: &Path, out: &mut Vec<Input>, keep: &dyn Fn(&Path) -> bool, seen: &m
             Ok(_) if keep(&path) => out.push(Input::File(path)),
             Ok(_) => {}
             Err(e) if keep(&path) => {
-                out.push(Input::Unreadable(path, Problem::Unreadable, shinpan::check::io_words(&e)))
+                out.push(Input::Unreadable(path, Problem::Unreadable, shinpan::files::io_words(&e)))
             }
             Err(_) => {}
         }
@@ -656,7 +656,7 @@ fn lint(paths: &[PathBuf]) -> u8 {
     for input in &inputs {
         let f = input.path();
         let text = match input {
-            Input::File(path) => shinpan::check::read_rules(path),
+            Input::File(path) => shinpan::files::read_rules(path),
             Input::Unreadable(_, _, why) => Err(why.clone()),
             Input::Text { text, .. } => Ok(text.clone()),
         };
@@ -691,7 +691,7 @@ fn lint(paths: &[PathBuf]) -> u8 {
 /// read, is reported in its place (exit 2) and the rest are still written.
 fn import(paths: &[PathBuf], out: &Path) -> u8 {
     if let Err(e) = std::fs::create_dir_all(out) {
-        eprintln!("shinpan: cannot make {}: {}", out.display(), shinpan::check::io_words(&e));
+        eprintln!("shinpan: cannot make {}: {}", out.display(), shinpan::files::io_words(&e));
         return WRITE_FAILED;
     }
     let mut worst = 0;
@@ -700,7 +700,7 @@ fn import(paths: &[PathBuf], out: &Path) -> u8 {
         let text = match std::fs::read(path) {
             Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
             Err(e) => {
-                eprintln!("shinpan: {}: {}", path.display(), shinpan::check::io_words(&e));
+                eprintln!("shinpan: {}: {}", path.display(), shinpan::files::io_words(&e));
                 worst = 2;
                 continue;
             }
@@ -709,7 +709,7 @@ fn import(paths: &[PathBuf], out: &Path) -> u8 {
             let target = out.join(format!("{stem}-{:04}.yaml", deal.number));
             let written = match &deal.transcript {
                 Ok(t) => std::fs::write(&target, shinpan::import::transcript_text(t))
-                    .map_err(|e| shinpan::check::io_words(&e)),
+                    .map_err(|e| shinpan::files::io_words(&e)),
                 Err(why) => Err(format!("line {}: cannot be represented: {why}", deal.line)),
             };
             if let Err(why) = written {
@@ -724,13 +724,13 @@ fn import(paths: &[PathBuf], out: &Path) -> u8 {
 /// `shinpan rules [NAME] [--source]`.
 fn rules_command(name: Option<&str>, source: bool) -> u8 {
     let Some(name) = name else {
-        let all: Vec<String> = shinpan::specs::BUILTIN.iter().map(|(n, _)| describe_rules(n)).collect();
+        let all: Vec<String> = shinpan::lang::specs::BUILTIN.iter().map(|(n, _)| describe_rules(n)).collect();
         return if say(&all.join("\n")) { 0 } else { WRITE_FAILED };
     };
     if source {
-        let text = match shinpan::specs::builtin(name) {
+        let text = match shinpan::lang::specs::builtin(name) {
             Some(text) => Ok(text.to_string()),
-            None => shinpan::check::read_rules(Path::new(name)),
+            None => shinpan::files::read_rules(Path::new(name)),
         };
         return match text {
             Ok(text) => {
@@ -763,12 +763,12 @@ fn replayed(path: &Path, rules: Option<String>, all: bool) -> Report {
 
 fn replay_page(path: &Path, out: &Path, rules: Option<String>, all: bool) -> u8 {
     let report = replayed(path, rules, all);
-    let Some(page) = shinpan::page::page(&report) else {
+    let Some(page) = shinpan::report::page::page(&report) else {
         eprint!("{}", human(&report, color()));
         return exit_code(&report);
     };
     if let Err(e) = std::fs::write(out, page) {
-        eprintln!("shinpan: cannot write {}: {}", out.display(), shinpan::check::io_words(&e));
+        eprintln!("shinpan: cannot write {}: {}", out.display(), shinpan::files::io_words(&e));
         return WRITE_FAILED;
     }
     exit_code(&report)
@@ -804,11 +804,11 @@ fn replay(path: &Path, at: Option<usize>, format: Format, rules: Option<String>,
 fn compiled(checker: &mut Checker, name: &str) -> Result<std::rc::Rc<shinpan::program::Program>, u8> {
     match checker.program(name, Path::new(".")) {
         Ok(p) => Ok(p),
-        Err(shinpan::check::Lookup::Unknown(m)) => {
+        Err(shinpan::report::check::Lookup::Unknown(m)) => {
             eprintln!("shinpan: {m}");
             Err(USAGE)
         }
-        Err(shinpan::check::Lookup::Broken(diags)) => {
+        Err(shinpan::report::check::Lookup::Broken(diags)) => {
             diags.iter().for_each(|d| eprint!("{}", diag::render_plain(d)));
             Err(2)
         }
@@ -818,7 +818,7 @@ fn compiled(checker: &mut Checker, name: &str) -> Result<std::rc::Rc<shinpan::pr
 fn explain_command(rule: &str, rules: Option<&str>) -> u8 {
     let names: Vec<&str> = match rules {
         Some(name) => vec![name],
-        None => shinpan::specs::BUILTIN.iter().map(|(n, _)| *n).collect(),
+        None => shinpan::lang::specs::BUILTIN.iter().map(|(n, _)| *n).collect(),
     };
     let mut checker = Checker::new(None);
     let (mut found, mut known) = (vec![], std::collections::BTreeSet::new());
@@ -832,7 +832,7 @@ fn explain_command(rule: &str, rules: Option<&str>) -> u8 {
     }
     if found.is_empty() {
         let known: Vec<String> = known.into_iter().collect();
-        let hint = shinpan::resolve::did_you_mean(rule, known.iter().map(String::as_str))
+        let hint = shinpan::diag::did_you_mean(rule, known.iter().map(String::as_str))
             .map_or(String::new(), |m| format!("; did you mean `{m}`?"));
         eprintln!("shinpan: no rule `{rule}` in {}{hint}", rules.unwrap_or("the built-in games"));
         return USAGE;
@@ -900,7 +900,7 @@ fn play(
     };
     // A rules file is named by its absolute path, so the transcript checks again wherever it
     // is saved; a built-in by its name.
-    let written = match shinpan::specs::builtin(rules) {
+    let written = match shinpan::lang::specs::builtin(rules) {
         Some(_) => rules.to_string(),
         None => std::path::absolute(rules).map_or_else(|_| rules.to_string(), |p| p.display().to_string()),
     };

@@ -5,13 +5,13 @@ use std::rc::Rc;
 
 use serde_json::{Value as Json, json};
 
-use crate::decode;
 use crate::diag::Diag;
-use crate::interp::{Event, Machine, Outcome, Source};
 use crate::program::Program;
-use crate::rng::Rng;
+use crate::program::value::Value;
+use crate::run::rng::Rng;
+use crate::run::{Event, Machine, Outcome, Source};
 use crate::transcript::Yaml;
-use crate::value::Value;
+use crate::transcript::decode;
 
 const NAMES: &[&str] = &["aki", "ben", "chie", "dai", "emi", "fumi", "gen", "hana"];
 
@@ -188,7 +188,7 @@ impl Stats {
 }
 
 pub fn event_json(prog: &Program, players: &[String], e: &Event) -> Json {
-    crate::render::action_json(prog, players, &e.actor, e.action, &e.arg)
+    crate::report::values::action_json(prog, players, &e.actor, e.action, &e.arg)
 }
 
 /// What is legal where event `prefix.len()` would be judged, after running `prefix`;
@@ -198,7 +198,7 @@ pub fn legal_after(
     players: Rc<[String]>,
     params: Vec<Value>,
     prefix: Vec<Event>,
-) -> Option<Vec<crate::interp::Candidate>> {
+) -> Option<Vec<crate::run::Candidate>> {
     probe(prog, players, params, prefix, false)
 }
 
@@ -209,7 +209,7 @@ pub fn legal_after_standing(
     players: Rc<[String]>,
     params: Vec<Value>,
     prefix: Vec<Event>,
-) -> Option<Vec<crate::interp::Candidate>> {
+) -> Option<Vec<crate::run::Candidate>> {
     probe(prog, players, params, prefix, true)
 }
 
@@ -219,7 +219,7 @@ fn probe(
     params: Vec<Value>,
     prefix: Vec<Event>,
     standing: bool,
-) -> Option<Vec<crate::interp::Candidate>> {
+) -> Option<Vec<crate::run::Candidate>> {
     let source = Source::Probe { events: prefix, pos: 0, legal: None, passed_optional: false };
     let mut machine = Machine::new(prog, players, params, source);
     if standing {

@@ -7,7 +7,7 @@
 use std::path::Path;
 
 use serde_json::{Value as Json, json};
-use shinpan::check::Checker;
+use shinpan::report::check::Checker;
 
 fn all_checker() -> Checker {
     let mut checker = Checker::new(None);
@@ -23,7 +23,8 @@ fn every_standing_fixture_gets_its_violations_in_order() {
     for line in text.lines() {
         let want: Json = serde_json::from_str(line).unwrap();
         let path = dir.join(want["file"].as_str().unwrap());
-        let got: Json = serde_json::from_str(&shinpan::render::json_line(&all_checker().check_path(&path))).unwrap();
+        let got: Json =
+            serde_json::from_str(&shinpan::report::render::json_line(&all_checker().check_path(&path))).unwrap();
         let violations: Vec<Json> =
             got["violations"].as_array().unwrap().iter().map(|v| json!([v["rule"], v["event"], v["stood"]])).collect();
         assert_eq!(Json::Array(violations), want["violations"], "{}", path.display());
@@ -35,7 +36,7 @@ fn every_standing_fixture_gets_its_violations_in_order() {
         assert_eq!(Json::Array(notes), want.get("notes").cloned().unwrap_or(json!([])), "{}", path.display());
         // Without --all, the same file stops at its first violation.
         let first: Json =
-            serde_json::from_str(&shinpan::render::json_line(&Checker::new(None).check_path(&path))).unwrap();
+            serde_json::from_str(&shinpan::report::render::json_line(&Checker::new(None).check_path(&path))).unwrap();
         assert_eq!(first["violations"].as_array().unwrap().len(), 1);
         assert_eq!(first["violations"][0]["rule"], want["violations"][0][0]);
         checked += 1;
@@ -53,7 +54,7 @@ fn every_standing_fixture_gets_its_violations_in_order() {
 fn only_a_rule_marked_stands_lets_the_move_stand() {
     let dir = std::env::temp_dir().join(format!("shinpan-all-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let marked = shinpan::specs::builtin("hangover").unwrap();
+    let marked = shinpan::lang::specs::builtin("hangover").unwrap();
     let unmarked = marked.replace(" stands\n", "\n");
     assert_ne!(marked, unmarked);
     std::fs::write(dir.join("strict.rules"), &unmarked).unwrap();
@@ -62,7 +63,8 @@ fn only_a_rule_marked_stands_lets_the_move_stand() {
             .unwrap();
     std::fs::write(dir.join("game.yaml"), fixture.replace("rules: hangover", "rules: strict.rules")).unwrap();
     let got: Json =
-        serde_json::from_str(&shinpan::render::json_line(&all_checker().check_path(&dir.join("game.yaml")))).unwrap();
+        serde_json::from_str(&shinpan::report::render::json_line(&all_checker().check_path(&dir.join("game.yaml"))))
+            .unwrap();
     std::fs::remove_dir_all(&dir).unwrap();
     let violations = got["violations"].as_array().unwrap();
     assert_eq!(violations.len(), 1, "{got}");

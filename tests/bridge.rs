@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use serde_json::Value as Json;
-use shinpan::check::{Checker, Report};
+use shinpan::report::check::{Checker, Report};
 
 fn data() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("data")
@@ -23,7 +23,7 @@ fn manifest(folder: &str) -> Vec<(PathBuf, Json)> {
 
 /// A report as the JSON output gives it.
 fn report(checker: &mut Checker, path: &Path) -> Json {
-    serde_json::from_str(&shinpan::render::json_line(&checker.check_path(path))).unwrap()
+    serde_json::from_str(&shinpan::report::render::json_line(&checker.check_path(path))).unwrap()
 }
 
 /// What the manifest row says the verdict must be; the differences, if any.
@@ -174,7 +174,7 @@ fn lin_deals_match_their_pbn_deals() {
             assert_eq!(actions(ours, action), actions(pbn, action), "{name}: `{action}` events");
         }
         let from_lin = checker.check_record(&lin).remove(0);
-        let from_lin: Json = serde_json::from_str(&shinpan::render::json_line(&from_lin)).unwrap();
+        let from_lin: Json = serde_json::from_str(&shinpan::report::render::json_line(&from_lin)).unwrap();
         let from_pbn = report(&mut checker, pbn_path);
         for key in ["verdict", "finished", "scores", "winners"] {
             assert_eq!(from_lin[key], from_pbn[key], "{name}: {key}");
@@ -191,7 +191,7 @@ fn pbn_files_checked_directly_get_the_converted_verdicts() {
         let deals = checker.check_record(&path);
         assert_eq!(deals.len(), rows.len(), "{}: deals", path.display());
         for (deal, (transcript, row)) in deals.iter().zip(&rows) {
-            let direct: Json = serde_json::from_str(&shinpan::render::json_line(deal)).unwrap();
+            let direct: Json = serde_json::from_str(&shinpan::report::render::json_line(deal)).unwrap();
             let converted = report(&mut checker, transcript);
             assert_eq!(direct["file"], format!("{}#{}", path.display(), row["game"]));
             assert_eq!(direct["board"], row["board"]);
@@ -222,7 +222,7 @@ fn a_deal_that_cannot_be_read_keeps_the_others() {
     let verdicts: Vec<Json> = checker
         .check_record(&records().join("messy.pbn"))
         .iter()
-        .map(|r| serde_json::from_str(&shinpan::render::json_line(r)).unwrap())
+        .map(|r| serde_json::from_str(&shinpan::report::render::json_line(r)).unwrap())
         .collect();
     let words: Vec<&str> = verdicts.iter().map(|v| v["verdict"].as_str().unwrap()).collect();
     assert_eq!(words, ["legal", "malformed", "malformed", "legal"]);
@@ -310,7 +310,7 @@ fn duplicate_scores_equal_the_records() {
                 if r.verdict.word() != "legal" || !r.finished {
                     continue;
                 }
-                let got: Json = serde_json::from_str(&shinpan::render::json_line(&r)).unwrap();
+                let got: Json = serde_json::from_str(&shinpan::report::render::json_line(&r)).unwrap();
                 assert_eq!(
                     got["scores"],
                     serde_json::json!({"N": ns, "E": -ns, "S": ns, "W": -ns}),

@@ -2,7 +2,7 @@
 //! that asks for more gets a diagnostic at the call, never a huge allocation.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "tests fail loudly")]
 
-use shinpan::check::{Checker, Verdict};
+use shinpan::report::check::{Checker, Verdict};
 
 /// The first player's score when it is `expr` (an int), or the rules' error message.
 fn value(expr: &str) -> Result<i64, String> {

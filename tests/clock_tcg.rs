@@ -2,7 +2,7 @@
 //! cancelled damage and encores, over a few hundred seeds (and every game ends).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "tests fail loudly")]
 
-use shinpan::value::Value;
+use shinpan::program::value::Value;
 
 #[test]
 fn playouts_reach_level_up_refresh_cancel_and_encore() {

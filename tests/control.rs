@@ -2,7 +2,7 @@
 //! depends on it: in `while`, `loop` and `for`, and at the end of a transcript.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "tests fail loudly")]
 
-use shinpan::check::{Checker, Verdict};
+use shinpan::report::check::{Checker, Verdict};
 
 const RULES: &str = r#"
 game control

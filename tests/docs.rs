@@ -8,7 +8,7 @@ fn every_rules_block_in_the_language_reference_parses() {
     let blocks: Vec<&str> = doc.split("```rules\n").skip(1).map(|b| b.split("```").next().unwrap()).collect();
     assert!(blocks.len() >= 8, "expected the reference blocks and the four games, found {}", blocks.len());
     for block in blocks {
-        if let Err(d) = shinpan::syntax::parse(block) {
+        if let Err(d) = shinpan::lang::syntax::parse(block) {
             panic!(
                 "{}\n{block}",
                 shinpan::diag::render_plain(&d.in_source(&shinpan::diag::source("docs/language.md", block)))
@@ -28,7 +28,7 @@ fn the_excerpts_are_the_shipped_specs() {
         ("clock-tcg", "// A spent deck is refreshed"),
         ("bridge", "proc auction_step() {"),
     ] {
-        let spec = shinpan::specs::builtin(game).unwrap();
+        let spec = shinpan::lang::specs::builtin(game).unwrap();
         let start = doc.find(first_line).unwrap_or_else(|| panic!("no excerpt of {game}"));
         let excerpt = &doc[start..start + doc[start..].find("```").unwrap()];
         for part in excerpt.split("\n\n") {

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use serde_json::Value as Json;
-use shinpan::check::Checker;
+use shinpan::report::check::Checker;
 
 fn expectations(dir: &Path) -> Vec<(PathBuf, Json)> {
     let text = std::fs::read_to_string(dir.join("expected.jsonl")).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
@@ -21,7 +21,7 @@ fn expectations(dir: &Path) -> Vec<(PathBuf, Json)> {
 /// Compares one report with its expectation; returns what differs.
 fn differences(path: &Path, expected: &Json) -> Vec<String> {
     let report = Checker::new(None).check_path(path);
-    let got: Json = serde_json::from_str(&shinpan::render::json_line(&report)).unwrap();
+    let got: Json = serde_json::from_str(&shinpan::report::render::json_line(&report)).unwrap();
     let mut diffs = vec![];
     let mut same = |what: &str, want: &Json, have: &Json| {
         if want != have {
@@ -66,7 +66,7 @@ fn check_dir(dir: &Path) {
 fn shared_examples_of_every_built_in_game() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/examples");
     let mut checked = 0;
-    for (name, _) in shinpan::specs::BUILTIN {
+    for (name, _) in shinpan::lang::specs::BUILTIN {
         let dir = root.join(name);
         if dir.join("expected.jsonl").is_file() {
             check_dir(&dir);
@@ -164,7 +164,7 @@ fn curtain_call_variant_scores_differently() {
 /// Every rule id of every built-in game is broken by some fixture and nearly broken by another.
 #[test]
 fn every_rule_id_is_broken_and_nearly_broken() {
-    for (name, text) in shinpan::specs::BUILTIN {
+    for (name, text) in shinpan::lang::specs::BUILTIN {
         let program = shinpan::compile(name, text).unwrap();
         // A built-in that extends another and declares no rule of its own (a scoring variant)
         // shares its parent's rule fixtures.

@@ -21,12 +21,12 @@ fn replay(path: &Path) {
         }
     } else if name.starts_with("check_transcript") {
         let Some((&pick, rest)) = data.split_first() else { return };
-        let (rules, _) = shinpan::specs::BUILTIN[pick as usize % shinpan::specs::BUILTIN.len()];
+        let (rules, _) = shinpan::lang::specs::BUILTIN[pick as usize % shinpan::lang::specs::BUILTIN.len()];
         let Ok(text) = std::str::from_utf8(rest) else { return };
-        let mut checker = shinpan::check::Checker::new(Some(rules.to_string()));
+        let mut checker = shinpan::report::check::Checker::new(Some(rules.to_string()));
         let report = checker.check_text("fuzz.yaml", text.to_string(), Path::new("/nonexistent"));
-        assert!(shinpan::render::json_line(&report).contains("\"verdict\""), "{name}");
-        shinpan::render::diagnostics(&report).iter().for_each(|d| drop(shinpan::diag::render_plain(d)));
+        assert!(shinpan::report::render::json_line(&report).contains("\"verdict\""), "{name}");
+        shinpan::report::render::diagnostics(&report).iter().for_each(|d| drop(shinpan::diag::render_plain(d)));
     } else {
         panic!("{name}: a finding's name starts with its fuzz target");
     }

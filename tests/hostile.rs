@@ -243,8 +243,8 @@ fn rules_files_that_look_hostile_but_are_valid_compile() {
 /// `MAX_JSON_VALUES` values, and says so with `…`.
 #[test]
 fn a_value_too_large_to_write_is_cut_and_marked() {
-    use shinpan::render::{MAX_JSON_VALUES, value_json};
-    use shinpan::value::Value;
+    use shinpan::program::value::Value;
+    use shinpan::report::values::{MAX_JSON_VALUES, value_json};
     let prog = shinpan::builtin_program("hangover").unwrap().unwrap();
     let players = ["aki".to_string(), "ben".to_string(), "chie".to_string()];
     let ints = |n: i64| Value::list((0..n).map(Value::Int).collect());
@@ -273,15 +273,15 @@ fn a_value_too_large_to_write_is_cut_and_marked() {
 fn a_file_of_exactly_the_limit_is_read() {
     let s = Scratch::new("limit");
     std::fs::write(s.path("ten.yaml"), "0123456789").unwrap();
-    assert_eq!(shinpan::check::read_data(std::path::Path::new(&s.path("ten.yaml")), 10).unwrap(), "0123456789");
-    let refused = shinpan::check::read_data(std::path::Path::new(&s.path("ten.yaml")), 9).unwrap_err();
+    assert_eq!(shinpan::files::read_data(std::path::Path::new(&s.path("ten.yaml")), 10).unwrap(), "0123456789");
+    let refused = shinpan::files::read_data(std::path::Path::new(&s.path("ten.yaml")), 9).unwrap_err();
     assert!(refused.contains("larger than"), "{refused}");
     // A file whose metadata says nothing of its size (procfs gives 0) is measured while read:
     // past the limit it is refused, never cut short at it.
     #[cfg(target_os = "linux")]
     {
         let status = std::path::Path::new("/proc/self/status");
-        let refused = shinpan::check::read_data(status, 16).unwrap_err();
+        let refused = shinpan::files::read_data(status, 16).unwrap_err();
         assert!(refused.contains("larger than"), "{refused}");
     }
 }
@@ -295,8 +295,10 @@ fn a_record_file_of_the_limit_is_read_and_one_byte_more_is_not() {
         std::fs::File::create(&path).unwrap().set_len(len).unwrap();
         path
     };
-    let (over, exact) =
-        (sized("over.pbn", shinpan::check::MAX_FILE_BYTES + 1), sized("exact.pbn", shinpan::check::MAX_FILE_BYTES));
+    let (over, exact) = (
+        sized("over.pbn", shinpan::report::check::MAX_FILE_BYTES + 1),
+        sized("exact.pbn", shinpan::report::check::MAX_FILE_BYTES),
+    );
     let (_, verdicts) = check_json(&[&over, &exact]);
     let kinds: Vec<&str> = verdicts.iter().map(|v| v["errors"][0]["kind"].as_str().unwrap()).collect();
     // The one at the limit is read: its 64 MiB of zero bytes hold no deal.

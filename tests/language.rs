@@ -3,7 +3,7 @@
 //! depends on the construct doing exactly what docs/language.md says.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "tests fail loudly")]
 
-use shinpan::check::{Checker, Report, Verdict};
+use shinpan::report::check::{Checker, Report, Verdict};
 
 /// Players draw from one shared pile; an empty pile must be refilled by the table before
 /// anything else happens, even between the two draws of one `draw`. A player whose drawn
@@ -607,7 +607,7 @@ fn a_cost_is_paid_once_for_each_move_that_stands() {
         (stood, scores(&odd), odd.notes.len()),
         (vec![("low", Some(false)), ("even", Some(false))], "aki 200, ben 200".into(), 0)
     );
-    let help = shinpan::render::diagnostics(&odd)[0].help.clone().unwrap();
+    let help = shinpan::report::render::diagnostics(&odd)[0].help.clone().unwrap();
     assert!(help.ends_with("the same event breaks a rule that does not stand, so checking stops here"), "{help}");
 }
 

@@ -23,8 +23,8 @@ fn legal_words(rules: &str) -> Vec<String> {
         .map(|c| {
             format!(
                 "{} {}",
-                shinpan::interp::show(&prog, &game.players, &c.actor),
-                shinpan::interp::show(&prog, &game.players, &c.arg)
+                shinpan::run::show(&prog, &game.players, &c.actor),
+                shinpan::run::show(&prog, &game.players, &c.arg)
             )
         })
         .collect()
@@ -163,9 +163,14 @@ fn help_line(n: usize) -> String {
     let rules = game(&format!("int 1..{n}"), "by players[0]", &format!("      require x != {n} else r \"not {n}\""));
     std::fs::write(dir.join("g.rules"), rules).unwrap();
     let text = format!("rules: g.rules\nplayers: [aki, ben]\nevents:\n  - {{by: aki, act: {n}}}\n");
-    let report = shinpan::check::Checker::new(None).check_text("t.yaml", text, &dir);
+    let report = shinpan::report::check::Checker::new(None).check_text("t.yaml", text, &dir);
     std::fs::remove_dir_all(&dir).unwrap();
-    assert_eq!(report.verdict, shinpan::check::Verdict::Illegal, "{}", shinpan::render::json_line(&report));
+    assert_eq!(
+        report.verdict,
+        shinpan::report::check::Verdict::Illegal,
+        "{}",
+        shinpan::report::render::json_line(&report)
+    );
     report.violations[0].legal.join(", ")
 }
 
@@ -194,7 +199,7 @@ fn the_alphabet_of_single_changes_covers_every_finite_argument() {
 /// end are not played (so the last event is the one that finished the game).
 #[test]
 fn a_playout_stops_when_the_game_is_finished() {
-    for (name, _) in shinpan::specs::BUILTIN {
+    for (name, _) in shinpan::lang::specs::BUILTIN {
         let prog = shinpan::builtin_program(name).unwrap().unwrap();
         let players = prog.players.0 as usize;
         for seed in 0..5 {

@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use shinpan::check::Checker;
+use shinpan::report::check::Checker;
 
 /// One illegal transcript of each built-in game, with chips to draw.
 const PAGES: [(&str, &str); 5] = [
@@ -33,7 +33,7 @@ fn pages() -> Vec<(&'static str, String, usize, String, usize)> {
             checker.record_states = true;
             let report = checker.check_path(&root().join(fixture));
             let v = report.violations.first().unwrap_or_else(|| panic!("{fixture} is illegal"));
-            let page = shinpan::page::page(&report).unwrap();
+            let page = shinpan::report::page::page(&report).unwrap();
             (*game, page, v.event, v.rule.clone(), report.players.len())
         })
         .collect()

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use shinpan::check::{Checker, Verdict};
+use shinpan::report::check::{Checker, Verdict};
 
 fn fixtures() -> &'static Path {
     Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/clock-tcg"))
@@ -45,7 +45,7 @@ fn a_pool_file_has_a_size_limit() {
     let dir = std::env::temp_dir().join(format!("shinpan-pool-size-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let big = std::fs::File::create(dir.join("big.yaml")).unwrap();
-    big.set_len(shinpan::pool::MAX_POOL_BYTES + 1).unwrap();
+    big.set_len(shinpan::transcript::pool::MAX_POOL_BYTES + 1).unwrap();
     let text = "rules: clock-tcg\nplayers: [a, b]\nvariant: {pool: big.yaml}\nevents: []\n".to_string();
     let report = Checker::new(None).check_text("t.yaml", text, &dir);
     std::fs::remove_dir_all(&dir).unwrap();

@@ -5,11 +5,11 @@
 use std::rc::Rc;
 
 use proptest::prelude::*;
-use shinpan::interp::Event;
-use shinpan::interp::{Machine, Outcome, Source};
 use shinpan::play::{default_game, finite_events, legal_after, legal_after_standing, playout, run_events};
 use shinpan::program::Program;
-use shinpan::value::Value;
+use shinpan::program::value::Value;
+use shinpan::run::Event;
+use shinpan::run::{Machine, Outcome, Source};
 
 fn program(name: &str) -> Program {
     shinpan::builtin_program(name).unwrap().unwrap()
@@ -18,7 +18,7 @@ fn program(name: &str) -> Program {
 /// The built-in games with their player counts.
 fn games() -> Vec<(&'static str, usize)> {
     let mut out = vec![];
-    for (name, _) in shinpan::specs::BUILTIN {
+    for (name, _) in shinpan::lang::specs::BUILTIN {
         let prog = program(name);
         out.extend((prog.players.0..=prog.players.1).map(|n| (*name, n as usize)));
     }
@@ -71,7 +71,7 @@ fn discards(
     players: &Rc<[String]>,
     params: &[Value],
     events: &[Event],
-    legal: &[shinpan::interp::Candidate],
+    legal: &[shinpan::run::Candidate],
 ) -> Option<Vec<Value>> {
     let play = prog.actions.iter().position(|a| a.name == "play")? as u16;
     if legal.iter().any(|k| k.action != play) {
@@ -82,7 +82,7 @@ fn discards(
     machine.let_moves_stand();
     machine.run().unwrap();
     let var = |name: &str| machine.globals[prog.vars.iter().position(|v| v.name == name).unwrap()].clone();
-    let suit = |card: &Value| shinpan::interp::show(prog, players, card).chars().next();
+    let suit = |card: &Value| shinpan::run::show(prog, players, card).chars().next();
     let Value::List(trick) = var("trick") else { return None };
     let led = suit(trick.first()?.get(&Value::str("card"))?);
     let Value::List(held) = var("hand").get(&legal[0].actor)?.clone() else { return None };

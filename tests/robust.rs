@@ -5,10 +5,10 @@
 use std::path::Path;
 
 use proptest::prelude::*;
-use shinpan::check::Checker;
+use shinpan::report::check::Checker;
 
 fn specs() -> Vec<&'static str> {
-    shinpan::specs::BUILTIN.iter().map(|(_, t)| *t).collect()
+    shinpan::lang::specs::BUILTIN.iter().map(|(_, t)| *t).collect()
 }
 
 /// Replaces a byte range of `text` (on char boundaries) with `insert`.
@@ -68,8 +68,8 @@ proptest! {
     ]), at in any::<usize>(), len in 0usize..40, salt in prop::sample::select(SALT)) {
         let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(file)).unwrap();
         let report = Checker::new(None).check_text("mangled.yaml", splice(&text, at, len, salt), Path::new("."));
-        let line = shinpan::render::json_line(&report);
+        let line = shinpan::report::render::json_line(&report);
         prop_assert!(line.contains("\"verdict\":"));
-        let _ = shinpan::render::diagnostics(&report).iter().map(shinpan::diag::render_plain).count();
+        let _ = shinpan::report::render::diagnostics(&report).iter().map(shinpan::diag::render_plain).count();
     }
 }

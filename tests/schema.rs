@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use shinpan::check::Checker;
+use shinpan::report::check::Checker;
 use shinpan::transcript::Problem;
 
 fn schema() -> serde_json::Value {
@@ -38,7 +38,7 @@ fn every_fixture_verdict_fits_the_schema() {
         let reports =
             if shinpan::import::is_record(path) { checker.check_record(path) } else { vec![checker.check_path(path)] };
         for report in reports {
-            let line: serde_json::Value = serde_json::from_str(&shinpan::render::json_line(&report)).unwrap();
+            let line: serde_json::Value = serde_json::from_str(&shinpan::report::render::json_line(&report)).unwrap();
             let problems: Vec<String> = validator.iter_errors(&line).map(|e| e.to_string()).collect();
             assert!(problems.is_empty(), "{}: {problems:?}\n{line}", path.display());
             verdicts.insert(line["verdict"].as_str().unwrap().to_string());
@@ -52,7 +52,8 @@ fn every_fixture_verdict_fits_the_schema() {
     let mut all = Checker::new(None);
     all.all = true;
     for path in found.iter().filter(|p| p.parent().is_some_and(|d| d.ends_with("all"))) {
-        let line: serde_json::Value = serde_json::from_str(&shinpan::render::json_line(&all.check_path(path))).unwrap();
+        let line: serde_json::Value =
+            serde_json::from_str(&shinpan::report::render::json_line(&all.check_path(path))).unwrap();
         assert!(validator.is_valid(&line), "{}: {line}", path.display());
         assert!(line["violations"][0]["stood"].is_boolean(), "{line}");
     }
@@ -73,7 +74,7 @@ fn the_schema_names_every_kind_of_error() {
         .collect();
     let words: Vec<&str> = Problem::ALL.iter().map(|p| p.word()).collect();
     assert_eq!(listed, words);
-    assert_eq!(schema["properties"]["schema_version"]["const"], shinpan::render::SCHEMA_VERSION);
+    assert_eq!(schema["properties"]["schema_version"]["const"], shinpan::report::render::SCHEMA_VERSION);
 }
 
 /// The schema is not a formality: lines that break the contract fail it.

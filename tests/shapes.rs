@@ -2,7 +2,7 @@
 //! the message for what is not (the shape the writer evidently meant).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "tests fail loudly")]
 
-use shinpan::check::{Checker, Report, Verdict};
+use shinpan::report::check::{Checker, Report, Verdict};
 
 /// A game that waits once for `act` with an argument of `shape`, then finishes.
 fn check(shape: &str, players: &str, arg: &str) -> Report {

@@ -2,8 +2,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "tests and benchmarks fail loudly")]
 //! invalid rules file under fixtures/spec (named after the code it must give).
 
-use shinpan::check::Checker;
 use shinpan::diag::render_plain;
+use shinpan::report::check::Checker;
 
 /// Paths in reports are made relative so snapshots do not depend on the checkout.
 fn relative(text: String) -> String {
@@ -17,7 +17,7 @@ fn standing_violations() {
         let mut checker = Checker::new(None);
         checker.all = true;
         let report = checker.check_path(path);
-        let rendered: String = shinpan::render::diagnostics(&report).iter().map(render_plain).collect();
+        let rendered: String = shinpan::report::render::diagnostics(&report).iter().map(render_plain).collect();
         insta::assert_snapshot!(relative(rendered));
     });
 }
@@ -29,9 +29,9 @@ fn transcript_diagnostics() {
         "{bridge,hangover,curtain-call,torite-4to6,clock-tcg,malformed,runaway}/*.yaml",
         |path| {
             let report = Checker::new(None).check_path(path);
-            let diags = shinpan::render::diagnostics(&report);
+            let diags = shinpan::report::render::diagnostics(&report);
             let rendered: String = diags.iter().map(render_plain).collect();
-            if report.verdict == shinpan::check::Verdict::Legal {
+            if report.verdict == shinpan::report::check::Verdict::Legal {
                 assert!(diags.is_empty(), "a legal fixture has diagnostics: {rendered}");
                 return;
             }
@@ -91,7 +91,7 @@ fn spec_diagnostics_point_into_the_file() {
 #[test]
 fn a_syntax_error_points_at_one_character() {
     let text = "game tiny\nplayers 2..2\nrule r \"x\"\naction go: int 0..1\nflow { choose { go(n) by } }\n";
-    let d = shinpan::syntax::parse(text).unwrap_err();
+    let d = shinpan::lang::syntax::parse(text).unwrap_err();
     let (span, _) = &d.labels[0];
     assert_eq!(span.end, span.start + 1, "{span:?}");
     assert_eq!(&text[span.clone()], "}");

@@ -188,8 +188,8 @@ fn a_key_given_twice_is_found_in_a_large_mapping() {
 fn a_huge_number_is_not_echoed_in_full() {
     let digits = "9".repeat(5000);
     let text = format!("rules: hangover\nplayers: [a, b, c]\nevents:\n  - {{by: a, {digits}: 1}}\n");
-    let report = shinpan::check::Checker::new(None).check_text("big.yaml", text, std::path::Path::new("."));
-    let line = shinpan::render::json_line(&report);
+    let report = shinpan::report::check::Checker::new(None).check_text("big.yaml", text, std::path::Path::new("."));
+    let line = shinpan::report::render::json_line(&report);
     assert!(line.contains("\"malformed\""), "{line}");
     assert!(line.len() < 1000, "{line}");
 }

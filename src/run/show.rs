@@ -1,7 +1,7 @@
 //! Values in the words of a transcript: player names, card codes, variant names.
 
 use crate::program::Program;
-use crate::value::Value;
+use crate::program::value::Value;
 
 /// Longest text a value is shown as: a list shared a million times inside another is
 /// tiny in memory but endless in words, so showing stops here with `…`.

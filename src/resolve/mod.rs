@@ -1,16 +1,19 @@
 //! Syntax tree to program: resolves every name to an index and checks what can be checked
 //! before a game is run. Errors are diagnostics pointing into the rules file.
 
+pub mod typecheck;
+
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use crate::ast::{self, ExprKind, StmtKind, TemplatePart, TyKind};
-use crate::builtins;
 use crate::codes;
-use crate::diag::{Diag, SourceMap};
+use crate::diag::{Diag, SourceMap, did_you_mean};
+use crate::lang::ast::{self, ExprKind, StmtKind, TemplatePart, TyKind};
+use crate::lang::extend;
+use crate::program::builtins;
+use crate::program::value::Value;
 use crate::program::*;
 use crate::span::{Name, Span};
-use crate::value::Value;
 
 #[derive(Clone, Copy, Debug)]
 enum Global {
@@ -79,7 +82,7 @@ pub fn resolve(spec: &ast::Spec, source: &SourceMap) -> Result<Program, Vec<Diag
         enum_variants: spec.enums.iter().map(|e| e.variants.iter().map(|v| v.text.clone()).collect()).collect(),
         field_names: vec![],
         errors: vec![],
-        compile_fuel: crate::interp::FUEL_PER_EVENT,
+        compile_fuel: crate::run::FUEL_PER_EVENT,
     };
     let program = r.program(spec, source);
     if r.errors.is_empty()
@@ -182,7 +185,7 @@ impl Resolver {
         // Types are checked on a program whose names all resolved; otherwise indices may be
         // placeholders, and the errors so far say what to fix first.
         if self.errors.is_empty() {
-            self.errors.extend(crate::typecheck::check(&program));
+            self.errors.extend(crate::resolve::typecheck::check(&program));
         }
         Some(program)
     }
@@ -1010,7 +1013,7 @@ impl Resolver {
     }
 
     fn card_rows(&mut self, decl: &ast::CardDecl, program: &Program) -> Result<Vec<(String, Vec<Value>, Span)>, Diag> {
-        let mut constants = crate::interp::Constants::new(program, self.compile_fuel);
+        let mut constants = crate::run::Constants::new(program, self.compile_fuel);
         let rows = self.card_body(decl, &decl.body, program, &mut constants);
         self.compile_fuel = constants.fuel();
         rows
@@ -1021,7 +1024,7 @@ impl Resolver {
         decl: &ast::CardDecl,
         body: &ast::CardBody,
         program: &Program,
-        constants: &mut crate::interp::Constants<'_>,
+        constants: &mut crate::run::Constants<'_>,
     ) -> Result<Vec<(String, Vec<Value>, Span)>, Diag> {
         let fields = decl.fields.len();
         match body {
@@ -1050,7 +1053,7 @@ impl Resolver {
                     Ok((code.text.clone(), attrs, code.span.clone()))
                 })
                 .collect(),
-            // Read from a file for each transcript (`crate::pool`), not when compiling.
+            // Read from a file for each transcript (`transcript::pool`), not when compiling.
             ast::CardBody::Pool { .. } => Ok(vec![]),
             ast::CardBody::Each { bindings, code } => self.card_product(decl, bindings, code, program, constants),
             ast::CardBody::Both(each, rows) => {
@@ -1068,7 +1071,7 @@ impl Resolver {
         bindings: &[(Name, ast::Expr)],
         code: &ast::Expr,
         program: &Program,
-        constants: &mut crate::interp::Constants<'_>,
+        constants: &mut crate::run::Constants<'_>,
     ) -> Result<Vec<(String, Vec<Value>, Span)>, Diag> {
         self.enter_frame();
         let mut domains = vec![];
@@ -1113,7 +1116,7 @@ impl Resolver {
             let values: Vec<Value> =
                 counters.iter().zip(&domains).map(|(i, d)| d.get(*i).cloned().unwrap_or(Value::Null)).collect();
             let code = constants.eval(&code_x, &values)?;
-            let text = crate::interp::show_plain(program, &code);
+            let text = crate::run::show_plain(program, &code);
             out.push((
                 text,
                 order.iter().map(|i| values.get(*i).cloned().unwrap_or(Value::Null)).collect(),
@@ -1195,16 +1198,24 @@ fn breaks_out(s: &ast::Stmt) -> bool {
     }
 }
 
-pub fn did_you_mean<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
-    candidates
-        .map(|c| (strsim::levenshtein(name, c), c))
-        // Two edits are a typo in a long name, but a different word in a three-letter one.
-        .filter(|(d, c)| *d <= 2.max(c.len() / 3) && *d * 2 <= c.len())
-        .min()
-        .map(|(_, c)| c)
-}
-
 /// What one value of a declared kind is called in messages.
 fn noun(decl: &ast::CardDecl) -> &'static str {
     if decl.plain { "code" } else { "card" }
+}
+
+/// Compiles a rules file: parse, then resolve. `label` names the file in diagnostics.
+pub fn compile(label: &str, text: &str) -> Result<Program, Vec<Diag>> {
+    compile_in(label, text, std::path::Path::new("."))
+}
+
+/// Compiles a rules file whose `extends` paths are relative to `base`.
+pub fn compile_in(label: &str, text: &str, base: &std::path::Path) -> Result<Program, Vec<Diag>> {
+    let (combined, segments) = extend::assemble(label, text, base, 0).map_err(|d| vec![d])?;
+    let map = crate::diag::SourceMap::new(segments);
+    let mut spec = crate::lang::syntax::parse(&combined).map_err(|d| vec![map.place(d)])?;
+    if spec.extends.is_some() {
+        extend::apply_overrides(&mut spec);
+    }
+    resolve(&spec, &map)
+        .map_err(|ds| ds.into_iter().map(|d| if d.source.is_some() { d } else { map.place(d) }).collect())
 }

@@ -2,12 +2,12 @@
 //! ordering take ints, `+` and `-` join like with like, only lists and maps are indexed, and
 //! a card's attribute exists. What cannot be known stays unknown and is never an error.
 
-use crate::ast::BinOp;
-use crate::builtins::Builtin;
 use crate::codes;
 use crate::diag::Diag;
+use crate::lang::ast::BinOp;
+use crate::program::builtins::Builtin;
+use crate::program::value::Value;
 use crate::program::{Block, E, Part, Program, Shape, St, X};
-use crate::value::Value;
 
 #[derive(Clone, Debug, PartialEq)]
 enum T {
@@ -425,7 +425,7 @@ impl Checker<'_> {
                         )
                         .label(x.span.clone(), "no such attribute");
                         let names = kind.fields.iter().map(String::as_str).chain(["code"]);
-                        if let Some(best) = crate::resolve::did_you_mean(name, names) {
+                        if let Some(best) = crate::diag::did_you_mean(name, names) {
                             d = d.help(format!("did you mean `{best}`?"));
                         }
                         self.errors.push(d);

@@ -5,9 +5,9 @@
 use pest::iterators::Pair;
 
 use super::Rule;
-use crate::ast::*;
 use crate::codes;
 use crate::diag::Diag;
+use crate::lang::ast::*;
 use crate::span::{Name, Span};
 
 type P<'a> = Pair<'a, Rule>;
@@ -130,7 +130,7 @@ fn item_into(p: P<'_>, spec: &mut Spec) -> R<()> {
                 return Err(Diag::new(codes::DUPLICATE, format!("the player `{twice}` is named twice"))
                     .label(at, "player names"));
             }
-            let max = crate::program::MAX_PLAYERS as usize;
+            let max = crate::lang::ast::MAX_PLAYERS as usize;
             if seats.len() > max {
                 return Err(Diag::new(codes::LIMIT, format!("a game is for 1 to {max} players, not {}", seats.len()))
                     .label(at, "player names"));
@@ -142,7 +142,7 @@ fn item_into(p: P<'_>, spec: &mut Spec) -> R<()> {
             let lo = int_value(&next(&mut it, &at)?)?;
             next(&mut it, &at)?; // dotdot
             let hi = int_value(&next(&mut it, &at)?)?;
-            let max = crate::program::MAX_PLAYERS;
+            let max = crate::lang::ast::MAX_PLAYERS;
             if lo < 1 || hi < lo || hi > i64::from(max) {
                 return Err(Diag::new(codes::LIMIT, format!("a game is for 1 to {max} players, not {lo} to {hi}"))
                     .label(at, "player count"));
@@ -821,7 +821,7 @@ mod tests {
     /// Every keyword token of the grammar is left out of the children lowering sees.
     #[test]
     fn every_keyword_rule_is_known() {
-        let grammar = include_str!("../../grammar/spec.pest");
+        let grammar = include_str!("../../../grammar/spec.pest");
         let listed = include_str!("lower.rs");
         for line in grammar.lines().filter(|l| l.starts_with("k_")) {
             let name = line.split_whitespace().next().unwrap_or_default();

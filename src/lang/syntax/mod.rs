@@ -4,9 +4,9 @@ mod lower;
 
 use pest::Parser;
 
-use crate::ast::Spec;
 use crate::codes;
 use crate::diag::Diag;
+use crate::lang::ast::Spec;
 
 #[derive(pest_derive::Parser)]
 #[grammar = "../grammar/spec.pest"]

@@ -8,7 +8,9 @@
 //! quoted. Here every plain scalar is resolved exactly as the core schema says, and every
 //! limit and message is our own.
 
+pub mod decode;
 mod json;
+pub mod pool;
 
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};

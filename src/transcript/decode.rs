@@ -3,11 +3,11 @@
 
 use std::rc::Rc;
 
-use crate::interp::{Event, eval_with_params};
+use crate::program::value::Value;
 use crate::program::{ParamDefault, Program, Shape, X};
+use crate::run::{Event, eval_with_params};
 use crate::span::Span;
 use crate::transcript::{Located, Problem, RawEvent, RawTranscript, Yaml};
-use crate::value::Value;
 
 /// Why a transcript cannot be read as a game.
 #[derive(Debug, Clone)]
@@ -187,7 +187,7 @@ fn params(prog: &Program, players: &Rc<[String]>, variant: Option<&Located>) -> 
 /// ` (did you mean `x`?)` when a name is close to one of `known` (the rules files' matcher).
 fn did_you_mean(y: &Yaml, known: &[&str]) -> String {
     let Yaml::Str(s) = y else { return String::new() };
-    crate::resolve::did_you_mean(s, known.iter().copied()).map_or(String::new(), |k| format!(" (did you mean `{k}`?)"))
+    crate::diag::did_you_mean(s, known.iter().copied()).map_or(String::new(), |k| format!(" (did you mean `{k}`?)"))
 }
 
 fn default(prog: &Program, players: &Rc<[String]>, so_far: &[Value], d: &ParamDefault) -> Result<Value, Malformed> {
@@ -344,7 +344,7 @@ impl Decoder<'_> {
             out.push((key, self.value(v, vy, false)?));
         }
         if total && let Some(missing) = self.key_domain(k)?.into_iter().find(|key| !seen.contains(key)) {
-            return Err(format!("the key {} is missing", crate::interp::show(self.prog, self.players, &missing)));
+            return Err(format!("the key {} is missing", crate::run::show(self.prog, self.players, &missing)));
         }
         Ok(Value::map(out))
     }
@@ -407,7 +407,7 @@ impl Decoder<'_> {
                 }
                 let mut seen = std::collections::HashSet::new();
                 if *distinct && let Some(twice) = items.iter().find(|v| !seen.insert(*v)) {
-                    return Err(format!("{} is listed twice", crate::interp::show(self.prog, self.players, twice)));
+                    return Err(format!("{} is listed twice", crate::run::show(self.prog, self.players, twice)));
                 }
                 items.iter().try_for_each(|i| self.within(item, i))?;
             }

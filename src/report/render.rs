@@ -2,12 +2,10 @@
 
 use serde_json::{Map, Value as Json, json};
 
-use crate::check::{Report, Verdict};
 use crate::codes;
 use crate::diag::{self, Diag};
-use crate::interp::show;
 use crate::program::{Program, St};
-use crate::value::Value;
+use crate::report::check::{Report, Verdict};
 
 /// One JSON object per transcript, keys in the contract's order.
 pub fn json_line(r: &Report) -> String {
@@ -85,7 +83,7 @@ pub fn json_line(r: &Report) -> String {
 }
 
 /// A note as the verdict line writes it: the message, and the event it followed.
-fn note_json(n: &crate::check::Noted) -> Json {
+fn note_json(n: &crate::report::check::Noted) -> Json {
     let mut line = json!({ "message": n.message });
     if let Some((event, at)) = n.event {
         line["event"] = json!(event);
@@ -105,64 +103,6 @@ fn column(text: &str, offset: usize) -> usize {
     text.get(start..offset).map_or(0, |s| s.chars().count()) + 1
 }
 
-/// A legal action as a transcript event: `{"by": PLAYER, ACTION: ARG}`.
-pub fn candidate_json(prog: &Program, players: &[String], k: &crate::interp::Candidate) -> Json {
-    action_json(prog, players, &k.actor, k.action, &k.arg)
-}
-
-/// An action as a transcript event: `{"by": ACTOR, ACTION: ARG}`.
-pub fn action_json(prog: &Program, players: &[String], actor: &Value, action: u16, arg: &Value) -> Json {
-    let mut m = Map::new();
-    m.insert("by".into(), json!(crate::interp::show(prog, players, actor)));
-    m.insert(prog.actions[action as usize].name.clone(), value_json(prog, players, arg));
-    Json::Object(m)
-}
-
-/// A value in transcript words: players by name, cards by code, maps as objects.
-pub fn value_json(prog: &Program, players: &[String], v: &Value) -> Json {
-    let mut budget = MAX_JSON_VALUES;
-    json_within(prog, players, v, &mut budget)
-}
-
-/// Most values one score (or state) is written with: past it, the rest is `"…"`, since a
-/// list shared a million times inside another is small in memory but not in JSON.
-pub const MAX_JSON_VALUES: usize = 100_000;
-
-fn json_within(prog: &Program, players: &[String], v: &Value, budget: &mut usize) -> Json {
-    if *budget == 0 {
-        return json!("…");
-    }
-    *budget -= 1;
-    match v {
-        Value::Null => Json::Null,
-        Value::Bool(b) => json!(b),
-        Value::Int(i) => json!(i),
-        Value::List(items) => {
-            let mut out = vec![];
-            for (i, item) in items.iter().enumerate() {
-                out.push(json_within(prog, players, item, budget));
-                if *budget == 0 && i + 1 < items.len() {
-                    out.push(json!("…"));
-                    break;
-                }
-            }
-            Json::Array(out)
-        }
-        Value::Map(entries) => {
-            let mut out = Map::new();
-            for (i, (k, v)) in entries.iter().enumerate() {
-                out.insert(show(prog, players, k), json_within(prog, players, v, budget));
-                if *budget == 0 && i + 1 < entries.len() {
-                    out.insert("…".into(), json!("…"));
-                    break;
-                }
-            }
-            Json::Object(out)
-        }
-        other => json!(show(prog, players, other)),
-    }
-}
-
 /// The diagnostics of one report: violations, reading errors, rules-file errors.
 pub fn diagnostics(r: &Report) -> Vec<Diag> {
     let source = diag::source(&r.file, &r.text);
@@ -180,7 +120,7 @@ pub fn diagnostics(r: &Report) -> Vec<Diag> {
     out
 }
 
-fn violation(r: &Report, v: &crate::check::Broken, source: &diag::Source) -> Diag {
+fn violation(r: &Report, v: &crate::report::check::Broken, source: &diag::Source) -> Diag {
     let stands = if v.stood == Some(true) { " (the move stands)" } else { "" };
     let message = format!("rule `{}` broken at event {}{stands}: {}", v.rule, v.event, v.message);
     let mut d = Diag::new(codes::VIOLATION, message)
@@ -233,7 +173,7 @@ fn violation(r: &Report, v: &crate::check::Broken, source: &diag::Source) -> Dia
 }
 
 /// A note of the rules as advice: after which event, and the `note` line in the rules file.
-fn note(r: &Report, n: &crate::check::Noted, source: &diag::Source) -> Diag {
+fn note(r: &Report, n: &crate::report::check::Noted, source: &diag::Source) -> Diag {
     let mut d = Diag::new(codes::NOTE, format!("note: {}", n.message));
     d.advice = true;
     if let Some((event, _)) = n.event {
@@ -337,42 +277,6 @@ fn engine_check(rule: &str) -> &'static str {
     }
 }
 
-/// A violation's state in transcript words: each variable of the view by name.
-pub fn state_json(prog: &Program, players: &[String], state: &[(u16, Value)]) -> Map<String, Json> {
-    state.iter().map(|(v, value)| (prog.vars[*v as usize].name.clone(), value_json(prog, players, value))).collect()
-}
-
-/// A violation's state for a person: a line per player with that player's variables, then
-/// one with the rest; each value cut at `MAX_SHOWN_VALUE` characters.
-pub fn state_lines(prog: &Program, players: &[String], state: &[(u16, Value)]) -> Vec<String> {
-    let shown = |value: &Value| {
-        let text = show(prog, players, value);
-        let short: String = text.chars().take(MAX_SHOWN_VALUE).collect();
-        if short.len() < text.len() { format!("{short}…") } else { short }
-    };
-    let (per_player, table): (Vec<_>, Vec<_>) = state.iter().partition(|(v, _)| prog.vars[*v as usize].per_player);
-    let mut lines = vec![];
-    for (i, player) in players.iter().enumerate() {
-        let seat = Value::Player(i as u8);
-        let parts: Vec<String> = per_player
-            .iter()
-            .filter_map(|(v, value)| Some(format!("{} {}", prog.vars[*v as usize].name, shown(value.get(&seat)?))))
-            .collect();
-        if !parts.is_empty() {
-            lines.push(format!("{player}: {}", parts.join(", ")));
-        }
-    }
-    let rest: Vec<String> =
-        table.iter().map(|(v, value)| format!("{} {}", prog.vars[*v as usize].name, shown(value))).collect();
-    if !rest.is_empty() {
-        lines.push(rest.join(", "));
-    }
-    lines
-}
-
-/// Most characters of one value in a state line (the JSON `state` has all of it).
-const MAX_SHOWN_VALUE: usize = 120;
-
 /// One event of a replay: as written, the state after it (before it, for the event checking
 /// stopped at), and the violations it made.
 pub struct ReplayStep<'r> {
@@ -384,7 +288,7 @@ pub struct ReplayStep<'r> {
     pub state_lines: &'r [String],
     /// The state is the one before the event: the game did not go past it.
     pub before: bool,
-    pub violations: Vec<&'r crate::check::Broken>,
+    pub violations: Vec<&'r crate::report::check::Broken>,
 }
 
 /// A report's events in order with their states and violations (the report must have been
@@ -450,59 +354,4 @@ impl ReplayStep<'_> {
         line["violations"] = Json::Array(violations);
         line.to_string()
     }
-}
-
-/// A `history` variable's values as JSON: each with the event (and its line) after which it was
-/// seen; the first, from the start of the game, has none.
-pub fn changes_json(
-    prog: &Program,
-    players: &[String],
-    events: &[crate::interp::Event],
-    changes: &crate::interp::Changes,
-) -> Vec<Json> {
-    changes
-        .iter()
-        .map(|(event, value)| {
-            let mut entry = json!({ "value": value_json(prog, players, value) });
-            if let Some(e) = event.and_then(|i| events.get(i)) {
-                entry["event"] = json!(e.index);
-                entry["line"] = json!(e.line);
-            }
-            entry
-        })
-        .collect()
-}
-
-/// A `history` variable's values for a person: where it started, then each event that changed
-/// it with what changed (for a map, only the entries that did: `ben 3 → 5`).
-pub fn change_lines(
-    prog: &Program,
-    players: &[String],
-    events: &[crate::interp::Event],
-    changes: &crate::interp::Changes,
-) -> Vec<String> {
-    let shown = |v: &Value| show(prog, players, v);
-    let mut lines = vec![];
-    let mut previous: Option<&Value> = None;
-    for (event, value) in changes {
-        let when = match event.and_then(|i| events.get(i)) {
-            Some(e) => format!("after event {} (line {})", e.index, e.line),
-            None => "at the start".to_string(),
-        };
-        let what = match (previous, value) {
-            (Some(Value::Map(old)), Value::Map(new)) => {
-                let changed = new.iter().filter_map(|(k, v)| {
-                    let before = old.iter().find(|(ok, _)| ok == k).map(|(_, ov)| ov);
-                    (before != Some(v))
-                        .then(|| format!("{} {} → {}", shown(k), before.map_or("–".into(), shown), shown(v)))
-                });
-                changed.collect::<Vec<_>>().join(", ")
-            }
-            (Some(old), new) => format!("{} → {}", shown(old), shown(new)),
-            (None, first) => shown(first),
-        };
-        lines.push(format!("{when}: {what}"));
-        previous = Some(value);
-    }
-    lines
 }

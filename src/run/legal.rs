@@ -3,8 +3,8 @@
 
 use super::eval::bind;
 use super::{Event, Machine, Run, Source};
+use crate::program::value::Value;
 use crate::program::{Branch, Choose, E, Program, Shape, X};
-use crate::value::Value;
 
 /// Arguments enumerated for one action at most; larger domains need `choices`.
 const MAX_DOMAIN: usize = 4096;
@@ -270,7 +270,7 @@ impl<'p> Machine<'p> {
 /// pass, so listing them is enough (and far cheaper than a whole domain).
 fn first_membership_check(b: &Branch) -> Option<&crate::program::X> {
     let crate::program::St::Require { cond, .. } = &b.checks.first()?.s else { return None };
-    let crate::program::E::Binary(crate::ast::BinOp::In, item, coll) = &cond.e else { return None };
+    let crate::program::E::Binary(crate::lang::ast::BinOp::In, item, coll) = &cond.e else { return None };
     let is_arg = matches!(item.e, crate::program::E::Local(s) if s == b.arg);
     (is_arg && !coll.reads_local(b.arg)).then_some(&**coll)
 }
@@ -278,7 +278,7 @@ fn first_membership_check(b: &Branch) -> Option<&crate::program::X> {
 /// Whether an expression draws at random (`shuffle`), directly or in a function it calls.
 fn draws_at_random(prog: &Program, x: &X, seen: &mut Vec<u16>) -> bool {
     match &x.e {
-        E::Builtin(crate::builtins::Builtin::Shuffle, _) => true,
+        E::Builtin(crate::program::builtins::Builtin::Shuffle, _) => true,
         E::CallFn(f, args) => {
             let body_draws = !seen.contains(f) && {
                 seen.push(*f);

@@ -5,9 +5,9 @@
 
 use serde_json::{Map, Value as Json, json};
 
-use crate::check::Report;
 use crate::program::Program;
-use crate::value::Value;
+use crate::program::value::Value;
+use crate::report::check::Report;
 
 /// The page's HTML, CSS and script; the data goes where `/*DATA*/` stands.
 const TEMPLATE: &str = include_str!("page.html");
@@ -23,7 +23,7 @@ pub fn page(r: &Report) -> Option<String> {
         "players": r.players,
         "per_player": program.view.iter().map(|v| &program.vars[*v as usize]).filter(|v| v.per_player).map(|v| v.name.clone()).collect::<Vec<_>>(),
         "cards": cards(program),
-        "steps": crate::render::replay(r).iter().map(|s| step(program, s)).collect::<Vec<_>>(),
+        "steps": crate::report::render::replay(r).iter().map(|s| step(program, s)).collect::<Vec<_>>(),
     });
     // `</` would end the script element the data sits in.
     let data = data.to_string().replace("</", "<\\/");
@@ -43,13 +43,13 @@ fn cards(program: &Program) -> Map<String, Json> {
             let named = kind.fields.iter().position(|f| ["suit", "color", "colour"].contains(&f.as_str()));
             let group =
                 named.and_then(|i| c.attrs.get(i)).or_else(|| c.attrs.iter().find(|a| matches!(a, Value::Enum(..))));
-            let group = group.map_or(String::new(), |g| crate::interp::show(program, &no_players, g));
+            let group = group.map_or(String::new(), |g| crate::run::show(program, &no_players, g));
             (c.code.to_string(), json!(group))
         })
         .collect()
 }
 
-fn step(program: &Program, s: &crate::render::ReplayStep<'_>) -> Json {
+fn step(program: &Program, s: &crate::report::render::ReplayStep<'_>) -> Json {
     let violations: Vec<Json> = s
         .violations
         .iter()

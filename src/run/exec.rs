@@ -3,9 +3,9 @@
 use super::eval::bind;
 use super::legal::Pick;
 use super::{Ctl, Event, FUEL_PER_EVENT, Machine, Run, Source, Stop, Violation};
-use crate::ast::AssignOp;
+use crate::lang::ast::AssignOp;
+use crate::program::value::Value;
 use crate::program::{Block, Branch, Choose, S, St, Target, X};
-use crate::value::Value;
 
 /// The legal actions at a point: in words, the first of them as candidates, and how many.
 type LegalHere = (Vec<String>, Vec<super::Candidate>, usize);

@@ -1,17 +1,19 @@
 //! The compiled program: the rules file with every name resolved to an index. The
 //! interpreter accepts only this form, so an unknown name cannot arise while checking.
 
+pub mod builtins;
+pub mod value;
+
 use std::collections::HashMap;
 use std::rc::Rc;
 
 use crate::diag::SourceMap;
+use crate::program::value::Value;
 use crate::span::Span;
-use crate::value::Value;
 
 pub type Slot = u16;
 
-/// Most players a game may have: a seat is stored in a byte.
-pub const MAX_PLAYERS: u32 = u8::MAX as u32;
+pub use crate::lang::ast::MAX_PLAYERS;
 /// Most cards a rules file may declare, all kinds together.
 pub const MAX_CARDS: usize = 100_000;
 
@@ -222,13 +224,13 @@ pub enum E {
     If(Box<X>, Box<X>, Box<X>),
     Not(Box<X>),
     Neg(Box<X>),
-    Binary(crate::ast::BinOp, Box<X>, Box<X>),
+    Binary(crate::lang::ast::BinOp, Box<X>, Box<X>),
     Index(Box<X>, Box<X>),
     Slice(Box<X>, Option<Box<X>>, Option<Box<X>>),
     /// A field by name, and its symbol (an index into `Program::field_names`).
     Field(Box<X>, Value, u16),
     CallFn(u16, Vec<X>),
-    Builtin(crate::builtins::Builtin, Vec<X>),
+    Builtin(crate::program::builtins::Builtin, Vec<X>),
     Lambda(Slot, Box<X>),
 }
 
@@ -280,7 +282,7 @@ pub enum St {
     Assign {
         target: Target,
         path: Vec<X>,
-        op: crate::ast::AssignOp,
+        op: crate::lang::ast::AssignOp,
         value: X,
     },
     Call(u16, Vec<X>),

@@ -2,6 +2,9 @@
 
 use crate::span::{Name, Span};
 
+/// Most players a game may have: a seat is stored in a byte.
+pub const MAX_PLAYERS: u32 = u8::MAX as u32;
+
 #[derive(Debug, Default)]
 pub struct Spec {
     /// The rules this file starts from, if any.

@@ -4,9 +4,9 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::ast::Spec;
 use crate::codes;
 use crate::diag::{Diag, Source, source};
+use crate::lang::ast::Spec;
 use crate::span::Name;
 
 /// How many files deep `extends` may go (a cycle ends here too).
@@ -19,7 +19,7 @@ pub fn assemble(label: &str, text: &str, base: &Path, depth: usize) -> Result<(S
     if !text.contains("extends") {
         return Ok((text.to_string(), vec![(0, own)]));
     }
-    let spec = crate::syntax::parse(text).map_err(|d| d.in_source(&own))?;
+    let spec = crate::lang::syntax::parse(text).map_err(|d| d.in_source(&own))?;
     let Some(parent) = spec.extends else { return Ok((text.to_string(), vec![(0, own)])) };
     if depth >= MAX_DEPTH {
         return Err(Diag::new(codes::MISPLACED, format!("`extends` goes more than {MAX_DEPTH} files deep (a cycle?)"))
@@ -36,7 +36,7 @@ pub fn assemble(label: &str, text: &str, base: &Path, depth: usize) -> Result<(S
 
 /// A parent by built-in name, or by path relative to the child.
 fn load(parent: &Name, base: &Path) -> Result<(String, String, PathBuf), Diag> {
-    if let Some(text) = crate::specs::builtin(&parent.text) {
+    if let Some(text) = crate::lang::specs::builtin(&parent.text) {
         return Ok((format!("specs/{}.rules", parent.text), text.to_string(), base.to_path_buf()));
     }
     if !parent.text.ends_with(".rules") {
@@ -44,7 +44,7 @@ fn load(parent: &Name, base: &Path) -> Result<(String, String, PathBuf), Diag> {
         return Err(Diag::new(codes::UNKNOWN_NAME, message).label(parent.span.clone(), "extended here"));
     }
     let path = base.join(&parent.text);
-    let text = crate::check::read_rules(&path).map_err(|e| {
+    let text = crate::files::read_rules(&path).map_err(|e| {
         Diag::new(codes::UNKNOWN_NAME, format!("cannot read the rules `{}` to extend: {e}", parent.text))
             .label(parent.span.clone(), "extended here")
     })?;

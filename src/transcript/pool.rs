@@ -9,10 +9,11 @@ use std::hash::{Hash, Hasher};
 use std::path::Path;
 use std::rc::Rc;
 
-use crate::interp::eval_with_locals;
+use crate::diag::Diag;
+use crate::program::value::Value;
 use crate::program::{CardInfo, MAX_CARDS, Part, PoolSpec, Program};
+use crate::run::eval_with_locals;
 use crate::transcript::{RawEvent, Yaml};
-use crate::value::Value;
 
 /// Largest card pool file read.
 pub const MAX_POOL_BYTES: u64 = 16 * 1024 * 1024;
@@ -49,7 +50,7 @@ pub fn sources(prog: &Program, params: &[Value], given: &[bool], transcript_dir:
 /// wrote it (so that a message reads the same wherever the files are).
 fn read(prog: &Program, path: &str, from_transcript: bool, transcript_dir: &Path) -> Result<(String, String), String> {
     let read_at = |at: &Path| {
-        crate::check::read_data(at, MAX_POOL_BYTES)
+        crate::files::read_data(at, MAX_POOL_BYTES)
             .map(|t| (path.to_string(), t))
             .map_err(|e| format!("cannot read the card file `{path}`: {e}"))
     };
@@ -58,11 +59,11 @@ fn read(prog: &Program, path: &str, from_transcript: bool, transcript_dir: &Path
     }
     if let Some(dir) = &prog.data_dir {
         let at = dir.join(path);
-        if at.exists() || crate::specs::builtin_data(path).is_none() {
+        if at.exists() || crate::lang::specs::builtin_data(path).is_none() {
             return read_at(&at);
         }
     }
-    match crate::specs::builtin_data(path) {
+    match crate::lang::specs::builtin_data(path) {
         Some(text) => Ok((format!("specs/{path}"), text.to_string())),
         None => Err(format!("no card file `{path}` is built in")),
     }
@@ -108,7 +109,7 @@ pub fn with_defaults(prog: &Program) -> Result<Program, String> {
     for p in &prog.params {
         let value = match &p.default {
             crate::program::ParamDefault::Expr(x) => {
-                crate::interp::eval_with_params(prog, players.clone(), &params, x).map_err(|d| d.message)?
+                crate::run::eval_with_params(prog, players.clone(), &params, x).map_err(|d| d.message)?
             }
             crate::program::ParamDefault::ByPlayers(_) => Value::Null,
         };
@@ -180,9 +181,9 @@ impl Rows<'_> {
         let shape = &self.prog.kinds[self.kind].shapes[i];
         let code = crate::transcript::cut(code);
         match row.get(name) {
-            Some(y) => crate::decode::data_value(self.prog, self.players, self.params, shape, y)
+            Some(y) => crate::transcript::decode::data_value(self.prog, self.players, self.params, shape, y)
                 .map_err(|m| format!("`{name}` of {code}: {m}")),
-            None => crate::decode::data_value(self.prog, self.players, self.params, shape, &Yaml::Null)
+            None => crate::transcript::decode::data_value(self.prog, self.players, self.params, shape, &Yaml::Null)
                 .map_err(|_| format!("{code} has no `{name}`")),
         }
     }
@@ -198,9 +199,21 @@ impl Rows<'_> {
         for part in parts {
             match part {
                 Part::Text(t) => text.push_str(t),
-                Part::Expr(x) => text.push_str(&crate::interp::show_plain(self.prog, &self.eval(x, attrs, code)?)),
+                Part::Expr(x) => text.push_str(&crate::run::show_plain(self.prog, &self.eval(x, attrs, code)?)),
             }
         }
         Ok(text)
     }
+}
+
+/// A built-in game, compiled, with the cards of its default data files (a card pool): what
+/// playouts and the property tests run.
+pub fn builtin_program(name: &str) -> Option<Result<Program, Vec<Diag>>> {
+    let text = crate::lang::specs::builtin(name)?;
+    Some(crate::resolve::compile(name, text).and_then(|p| {
+        if !has_pools(&p) {
+            return Ok(p);
+        }
+        with_defaults(&p).map_err(|m| vec![Diag::new(crate::codes::MALFORMED, m)])
+    }))
 }

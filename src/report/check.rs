@@ -4,80 +4,18 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
-use crate::decode::{Envelope, Malformed, envelope, events};
 use crate::diag::Diag;
-use crate::interp::{Machine, Outcome, Source};
 use crate::program::Program;
+use crate::program::value::Value;
+use crate::run::{Machine, Outcome, Source};
+use crate::transcript::decode::{Envelope, Malformed, envelope, events};
 use crate::transcript::{Problem, Yaml, read};
-use crate::value::Value;
 
 /// Largest transcript file read; larger ones are malformed rather than a memory hazard.
 pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
 /// Most winners a verdict names (a game has at most 255 players; a rules file that says
 /// otherwise is cut short here).
 const MAX_WINNERS: usize = 1_000;
-/// Largest rules file read.
-pub const MAX_RULES_BYTES: u64 = 4 * 1024 * 1024;
-
-/// Reads a rules file, refusing one too large to be a rules file.
-pub fn read_rules(path: &Path) -> Result<String, String> {
-    read_text(path, MAX_RULES_BYTES).map_err(|(_, m)| m)
-}
-
-/// Reads a data file (a card pool), refusing one larger than `max` bytes.
-pub fn read_data(path: &Path, max: u64) -> Result<String, String> {
-    read_text(path, max).map_err(|(_, m)| m)
-}
-
-/// Reads a UTF-8 text file of at most `max` bytes. Only regular files are read: a FIFO would
-/// block and a device (`/dev/zero`) would never end. The size is checked as the file is read,
-/// not only as its metadata says.
-fn read_text(path: &Path, max: u64) -> Result<String, (Problem, String)> {
-    use std::io::Read;
-    let unreadable = |e: std::io::Error| (Problem::Unreadable, io_words(&e));
-    let meta = std::fs::metadata(path).map_err(unreadable)?;
-    if !meta.is_file() {
-        return Err((Problem::Unreadable, format!("{} is not a regular file", kind_of_file(&meta))));
-    }
-    let too_large = || (Problem::TooLarge, format!("the file is larger than {} MiB", max / (1024 * 1024)));
-    if meta.len() > max {
-        return Err(too_large());
-    }
-    let file = std::fs::File::open(path).map_err(unreadable)?;
-    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
-    file.take(max + 1).read_to_end(&mut bytes).map_err(unreadable)?;
-    if bytes.len() as u64 > max {
-        return Err(too_large());
-    }
-    String::from_utf8(bytes).map_err(|_| (Problem::Unreadable, "the file is not UTF-8 text".to_string()))
-}
-
-/// An I/O error in plain words, without the OS error number.
-pub fn io_words(e: &std::io::Error) -> String {
-    let text = e.to_string();
-    match text.find(" (os error") {
-        Some(at) => text[..at].to_lowercase(),
-        None => text.to_lowercase(),
-    }
-}
-
-fn kind_of_file(meta: &std::fs::Metadata) -> &'static str {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        let t = meta.file_type();
-        if t.is_fifo() {
-            return "it is a named pipe, which";
-        }
-        if t.is_char_device() || t.is_block_device() {
-            return "it is a device, which";
-        }
-        if t.is_socket() {
-            return "it is a socket, which";
-        }
-    }
-    if meta.is_dir() { "it is a directory, which" } else { "it" }
-}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Verdict {
@@ -241,7 +179,7 @@ impl Checker {
     pub fn new(rules_override: Option<String>) -> Self {
         let rules_override = rules_override.map(|r| {
             let path_like = Path::new(&r).exists() || r.ends_with(".rules") || r.contains('/');
-            if crate::specs::builtin(&r).is_none() && path_like {
+            if crate::lang::specs::builtin(&r).is_none() && path_like {
                 std::path::absolute(&r).map_or(r, |p| p.display().to_string())
             } else {
                 r
@@ -260,9 +198,14 @@ impl Checker {
 
     pub fn check_path(&mut self, path: &Path) -> Report {
         let file = path.display().to_string();
-        let text = match read_text(path, MAX_FILE_BYTES) {
+        let text = match crate::files::read_text(path, MAX_FILE_BYTES) {
             Ok(t) => t,
-            Err((problem, message)) => return Report::unreadable(&file, problem, message),
+            Err(crate::files::Unread::Unreadable(message)) => {
+                return Report::unreadable(&file, Problem::Unreadable, message);
+            }
+            Err(crate::files::Unread::TooLarge(message)) => {
+                return Report::unreadable(&file, Problem::TooLarge, message);
+            }
         };
         let base = path.parent().map(Path::to_path_buf).unwrap_or_default();
         self.check_text(&file, text, &base)
@@ -282,7 +225,7 @@ impl Checker {
         }
         let text = match std::fs::read(path) {
             Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
-            Err(e) => return vec![Report::unreadable(&file, Problem::Unreadable, io_words(&e))],
+            Err(e) => return vec![Report::unreadable(&file, Problem::Unreadable, crate::files::io_words(&e))],
         };
         let deals = crate::import::read_deals(path, &text);
         if deals.is_empty() {
@@ -424,28 +367,29 @@ impl Checker {
     /// running shinpan names it, with the cards of its default data files.
     pub fn program(&mut self, name: &str, base: &Path) -> Result<Rc<Program>, Lookup> {
         let program = self.lookup(name, base, false)?;
-        if !crate::pool::has_pools(&program) {
+        if !crate::transcript::pool::has_pools(&program) {
             return Ok(program);
         }
-        let pooled = crate::pool::with_defaults(&program).map_err(Lookup::Unknown)?;
+        let pooled = crate::transcript::pool::with_defaults(&program).map_err(Lookup::Unknown)?;
         Ok(Rc::new(pooled))
     }
 
     /// The program with the cards of the data files this transcript's parameters name.
     fn with_pools(&mut self, program: Rc<Program>, envelope: &Envelope, base: &Path) -> Result<Rc<Program>, String> {
-        if !crate::pool::has_pools(&program) {
+        if !crate::transcript::pool::has_pools(&program) {
             return Ok(program);
         }
         if self.builtin_only && program.params.iter().zip(&envelope.given).any(|(p, g)| *g && p.shape.is_file()) {
             return Err("only the built-in card files may be used here, not one a transcript names".into());
         }
-        let sources = crate::pool::sources(&program, &envelope.params, &envelope.given, base)?;
+        let sources = crate::transcript::pool::sources(&program, &envelope.params, &envelope.given, base)?;
         // The same rules with the same files give the same cards.
-        let key = format!("{:p}{}", Rc::as_ptr(&program), crate::pool::cache_key(&sources));
+        let key = format!("{:p}{}", Rc::as_ptr(&program), crate::transcript::pool::cache_key(&sources));
         if let Some(p) = self.pooled.get(&key) {
             return Ok(p.clone());
         }
-        let pooled = Rc::new(crate::pool::instantiate(&program, &envelope.players, &envelope.params, &sources)?);
+        let pooled =
+            Rc::new(crate::transcript::pool::instantiate(&program, &envelope.players, &envelope.params, &sources)?);
         if self.pooled.len() >= MAX_CACHED_PROGRAMS {
             self.pooled.clear();
         }
@@ -457,7 +401,7 @@ impl Checker {
     /// `.rules` file (never `/etc/passwd`, whose lines a diagnostic would show), and with
     /// `builtin_only` it must be built in.
     fn lookup(&mut self, name: &str, base: &Path, named_by_transcript: bool) -> Result<Rc<Program>, Lookup> {
-        let builtin = crate::specs::builtin(name);
+        let builtin = crate::lang::specs::builtin(name);
         if named_by_transcript && builtin.is_none() {
             if self.builtin_only {
                 return Err(Lookup::Unknown(format!(
@@ -474,13 +418,13 @@ impl Checker {
             Some(text) => (name.to_string(), text.to_string(), format!("specs/{name}.rules"), base.to_path_buf()),
             None if name.ends_with(".rules") || name.contains('/') => {
                 let path: PathBuf = if Path::new(name).is_absolute() { name.into() } else { base.join(name) };
-                let text = read_rules(&path)
+                let text = crate::files::read_rules(&path)
                     .map_err(|e| Lookup::Unknown(format!("cannot read rules file `{}`: {e}", path.display())))?;
                 let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
                 (path.display().to_string(), text, path.display().to_string(), dir)
             }
             None => {
-                let known: Vec<&str> = crate::specs::BUILTIN.iter().map(|(n, _)| *n).collect();
+                let known: Vec<&str> = crate::lang::specs::BUILTIN.iter().map(|(n, _)| *n).collect();
                 let name = crate::transcript::cut(name);
                 return Err(Lookup::Unknown(format!("unknown rules `{name}` (built in: {})", known.join(", "))));
             }
@@ -492,7 +436,7 @@ impl Checker {
         }
         let data_dir = if builtin.is_some() { None } else { Some(dir.clone()) };
         let entry = self.programs.entry(key).or_insert_with(|| {
-            crate::compile_in(&label, &text, &dir).map(|mut p| {
+            crate::resolve::compile_in(&label, &text, &dir).map(|mut p| {
                 p.data_dir = data_dir;
                 Rc::new(p)
             })
@@ -512,7 +456,7 @@ fn report(
     rules: Option<String>,
     program: &Rc<Program>,
     players: &[String],
-    events: &[crate::interp::Event],
+    events: &[crate::run::Event],
     outcome: Outcome,
 ) -> Report {
     let violations: Vec<Broken> = outcome
@@ -534,19 +478,19 @@ fn report(
                 legal_events: v
                     .legal_events
                     .iter()
-                    .map(|k| crate::render::candidate_json(program, players, k))
+                    .map(|k| crate::report::values::candidate_json(program, players, k))
                     .collect(),
                 legal_count: v.legal_count,
                 stood: None,
-                state: crate::render::state_json(program, players, &v.state),
-                state_lines: crate::render::state_lines(program, players, &v.state),
+                state: crate::report::values::state_json(program, players, &v.state),
+                state_lines: crate::report::values::state_lines(program, players, &v.state),
                 history: v
                     .history
                     .iter()
                     .map(|(var, changes)| {
                         let name = program.vars[*var as usize].name.clone();
-                        let lines = crate::render::change_lines(program, players, events, changes);
-                        (name, crate::render::changes_json(program, players, events, changes), lines)
+                        let lines = crate::report::values::change_lines(program, players, events, changes);
+                        (name, crate::report::values::changes_json(program, players, events, changes), lines)
                     })
                     .collect(),
             }
@@ -554,12 +498,12 @@ fn report(
         .collect();
     let verdict = if violations.is_empty() { Verdict::Legal } else { Verdict::Illegal };
     // One budget for the whole map: each score may share the same huge value.
-    let scores = match crate::render::value_json(program, players, &outcome.scores) {
+    let scores = match crate::report::values::value_json(program, players, &outcome.scores) {
         serde_json::Value::Object(m) => m.into_iter().collect(),
         _ => vec![],
     };
     let winners = match &outcome.winners {
-        Value::List(l) => l.iter().take(MAX_WINNERS).map(|p| crate::interp::show(program, players, p)).collect(),
+        Value::List(l) => l.iter().take(MAX_WINNERS).map(|p| crate::run::show(program, players, p)).collect(),
         _ => vec![],
     };
     let notes = outcome
@@ -584,9 +528,9 @@ fn report(
                 event: *i,
                 line: e.line,
                 span: e.span.clone(),
-                action: crate::render::action_json(program, players, &e.actor, e.action, &e.arg),
-                state: crate::render::state_json(program, players, state),
-                state_lines: crate::render::state_lines(program, players, state),
+                action: crate::report::values::action_json(program, players, &e.actor, e.action, &e.arg),
+                state: crate::report::values::state_json(program, players, state),
+                state_lines: crate::report::values::state_lines(program, players, state),
             })
         })
         .collect();

@@ -4,10 +4,10 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use super::{MAX_CALL_DEPTH, MAX_ITEMS, Machine, Run};
-use crate::ast::BinOp;
-use crate::builtins::Builtin;
+use crate::lang::ast::BinOp;
+use crate::program::builtins::Builtin;
+use crate::program::value::Value;
 use crate::program::{E, Part, X};
-use crate::value::Value;
 
 impl Machine<'_> {
     /// Evaluates an expression. Fuel is spent where work can repeat (calls, and each item of

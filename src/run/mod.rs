@@ -4,6 +4,7 @@
 mod eval;
 mod exec;
 mod legal;
+pub mod rng;
 mod show;
 
 pub use legal::Candidate;
@@ -13,10 +14,10 @@ use std::rc::Rc;
 
 use crate::codes;
 use crate::diag::Diag;
+use crate::program::value::Value;
 use crate::program::{Program, X};
-use crate::rng::Rng;
+use crate::run::rng::Rng;
 use crate::span::Span;
-use crate::value::Value;
 
 /// Statements and evaluations a game may run between two events before it is called a
 /// runaway: far above any real game, and reached in well under a second.
