@@ -11,7 +11,7 @@ fn value(expr: &str) -> Result<i64, String> {
     let dir = std::env::temp_dir().join(format!("shinpan-builtins-{run}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let rules = format!(
-        "game caps\nplayers 2..2\nrule r \"unused\"\nenum Phase {{ early, late }}\nenum Side {{ left, right }}\naction go: int 0..1\nscores zip_map(players, [{expr}, 0])\nwinners []\n\
+        "game caps\nplayers 2..2\nrule r \"unused\"\nenum Phase {{ early, late }}\nenum Side {{ left, right }}\ncard Tile(n: int) {{\n  \"T1\" (1)\n  \"T2\" (2)\n}}\ncard Coin(n: int) {{\n  \"C1\" (1)\n}}\naction go: int 0..1\nscores zip_map(players, [{expr}, 0])\nwinners []\n\
          flow {{\n  choose {{\n    go(n) by players[0] {{\n    }}\n  }}\n}}\n"
     );
     std::fs::write(dir.join("caps.rules"), rules).unwrap();
@@ -117,6 +117,12 @@ fn equality_of_different_kinds_is_an_error() {
     assert_eq!(e, "cannot compare a Phase with a Side: they are never equal");
     assert_eq!(value("if [1, null][1] == [1, null][0] then 1 else 0"), Ok(0));
     assert_eq!(value("if [players[0], table][0] != [players[0], table][1] then 1 else 0"), Ok(1));
+    // Cards compare within their kind; a card of another kind is never equal, and asking is
+    // an error in the kinds' own names.
+    assert_eq!(value("if [Tile[0], Coin[0]][0] == Tile[1] then 1 else 0"), Ok(0));
+    assert_eq!(value("if [Tile[0], Coin[0]][0] == Tile[0] then 1 else 0"), Ok(1));
+    let e = value("if [Tile[0], Coin[0]][0] == [Tile[0], Coin[0]][1] then 1 else 0").unwrap_err();
+    assert_eq!(e, "cannot compare a Tile with a Coin: they are never equal");
 }
 
 /// A value is shown in at most 10,000 characters, then `…`: exactly at the cap nothing is cut.

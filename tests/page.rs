@@ -91,3 +91,28 @@ fn every_game_s_page_works_in_a_real_browser() {
         assert!(root().join(format!("target/page/{game}.png")).exists(), "no screenshot of {game}");
     }
 }
+
+/// A replay has one step per event judged, in order, each with the game as it stood when the
+/// next event was awaited: several waiting points before one event (a record that may come,
+/// then the next play) keep only the last state, not a step for each.
+#[test]
+fn a_replay_has_one_step_per_event() {
+    let mut checked = 0;
+    for game in ["hangover", "torite-4to6", "curtain-call", "clock-tcg", "bridge", "all"] {
+        for entry in std::fs::read_dir(root().join("fixtures").join(game)).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_none_or(|x| x != "yaml") {
+                continue;
+            }
+            let mut checker = Checker::new(None);
+            checker.record_states = true;
+            checker.all = game == "all";
+            let report = checker.check_path(&path);
+            let events: Vec<usize> = report.steps.iter().map(|s| s.event).collect();
+            let expected: Vec<usize> = (0..events.len()).collect();
+            assert_eq!(events, expected, "{}", path.display());
+            checked += 1;
+        }
+    }
+    assert!(checked > 150, "{checked}");
+}
