@@ -27,3 +27,8 @@ pub const RULE_HERE: &str = "shinpan::rule::stated-here";
 pub const STATE: &str = "shinpan::rule::state";
 /// A line the rules wrote for the verdict (`note`): an adjustment, a ruling.
 pub const NOTE: &str = "shinpan::rule::note";
+
+// The library.
+/// Rules used in a way they do not allow: an unknown game, a parameter they do not have or a
+/// value out of its range, a player count outside theirs (the command line's exit 64).
+pub const USAGE: &str = "shinpan::usage";

@@ -13,7 +13,9 @@
 //! 6. `import`: a game's own record formats (PBN, LIN) read into ordinary transcripts;
 //! 7. `report`: a verdict per file (`check`), as JSON Lines and miette diagnostics (`render`),
 //!    and the judge's replay page (`page`);
-//! 8. `play`: random legal playouts and their statistics.
+//! 8. `play`: random legal playouts and their statistics;
+//! 9. `rules`: the library's front door, `Rules`: compiled once per thread, `Send + Sync`, it
+//!    checks transcripts (text, path or parsed JSON) and plays games.
 //!
 //! Beside them: `span` (places in a file), `diag` (diagnostics), `codes` (their stable codes)
 //! and `files` (reading files with limits), which every stage uses.
@@ -29,9 +31,12 @@ pub mod play;
 pub mod program;
 pub mod report;
 pub mod resolve;
+pub mod rules;
 pub mod run;
 pub mod span;
 pub mod transcript;
 
+pub use report::check::{Report, Verdict};
 pub use resolve::{compile, compile_in};
+pub use rules::{Rules, RulesError};
 pub use transcript::pool::builtin_program;

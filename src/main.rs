@@ -133,7 +133,7 @@ enum Command {
         #[arg(long, default_value_t = 0)]
         seed: u64,
         /// Stop after this many events
-        #[arg(long, default_value_t = 100_000)]
+        #[arg(long, default_value_t = shinpan::play::MAX_PLAYOUT_EVENTS)]
         max_events: usize,
         /// A parameter of the game, the value read as YAML (`--variant hand_size=9`); repeat
         /// for more. The transcript records it under `variant`.

@@ -13,6 +13,10 @@ use crate::run::{Event, Machine, Outcome, Source};
 use crate::transcript::Yaml;
 use crate::transcript::decode;
 
+/// Events a playout makes at most, unless told otherwise: a game that has not ended by then
+/// is cut there (a rules file whose game never ends).
+pub const MAX_PLAYOUT_EVENTS: usize = 100_000;
+
 const NAMES: &[&str] = &["aki", "ben", "chie", "dai", "emi", "fumi", "gen", "hana"];
 
 pub struct Playout {
@@ -238,7 +242,7 @@ pub fn default_game(prog: &Program, players: usize) -> Result<decode::Game, Diag
 }
 
 /// The players a playout names, and the parameters: `variant` over the defaults.
-fn game_with(prog: &Program, players: usize, variant: &[(String, Yaml)]) -> Result<decode::Game, Diag> {
+pub(crate) fn game_with(prog: &Program, players: usize, variant: &[(String, Yaml)]) -> Result<decode::Game, Diag> {
     let names: Vec<Yaml> = match &prog.seats {
         Some(seats) => seats.iter().map(|s| Yaml::Str(s.clone())).collect(),
         None => default_names(players),

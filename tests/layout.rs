@@ -154,7 +154,8 @@ fn a_cycle_is_found() {
 }
 
 /// `src/` names no game and no rule of one: every fact about a game lives in its rules file.
-/// Only the readers of a game's own record formats (`src/import/`) know one.
+/// Only the readers of a game's own record formats (`src/import/`) know one. Documentation
+/// (`///`, `//!`) may show a built-in game in use: its examples are for the library's users.
 #[test]
 fn the_engine_names_no_game() {
     let mut words: BTreeSet<String> = BTreeSet::new();
@@ -178,7 +179,9 @@ fn the_engine_names_no_game() {
     for path in code.filter(|p| !p.starts_with(src.join("import"))) {
         let text = std::fs::read_to_string(path).unwrap();
         read += 1;
-        let lower = text.to_lowercase();
+        let lines: Vec<&str> =
+            text.lines().filter(|l| !l.trim_start().starts_with("///") && !l.trim_start().starts_with("//!")).collect();
+        let lower = lines.join("\n").to_lowercase();
         for word in &words {
             assert!(!lower.contains(word.as_str()), "{} names `{word}`", path.display());
         }

@@ -425,8 +425,10 @@ impl Checker {
             }
             None => {
                 let known: Vec<&str> = crate::lang::specs::BUILTIN.iter().map(|(n, _)| *n).collect();
+                let hint = crate::diag::did_you_mean(name, known.iter().copied())
+                    .map_or(String::new(), |k| format!(" (did you mean `{k}`?)"));
                 let name = crate::transcript::cut(name);
-                return Err(Lookup::Unknown(format!("unknown rules `{name}` (built in: {})", known.join(", "))));
+                return Err(Lookup::Unknown(format!("unknown rules `{name}`{hint}; built in: {}", known.join(", "))));
             }
         };
         if self.programs.len() >= MAX_CACHED_PROGRAMS && !self.programs.contains_key(&key) {

@@ -1,0 +1,94 @@
+//! The library's front door, `shinpan::Rules`: one value shared by threads, each checking with
+//! rules it compiled once, and the same verdicts as the command line's.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "tests fail loudly")]
+
+use std::path::{Path, PathBuf};
+
+use shinpan::{Rules, Verdict};
+
+fn fixtures(game: &str) -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures").join(game);
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "yaml"))
+        .collect();
+    paths.sort();
+    paths
+}
+
+fn shared<T: Send + Sync + Clone>(_: &T) {}
+
+/// Four threads share one `Rules` and give, file by file, the verdict one thread gives.
+#[test]
+fn threads_share_one_rules_and_agree_with_one_thread() {
+    let rules = Rules::new("hangover").unwrap();
+    shared(&rules);
+    let paths = fixtures("hangover");
+    assert!(paths.len() > 20);
+    let alone: Vec<serde_json::Value> = paths.iter().map(|p| rules.check_path(p).json()).collect();
+    let verdicts: Vec<&str> = alone.iter().map(|j| j["verdict"].as_str().unwrap()).collect();
+    assert!(verdicts.contains(&"legal") && verdicts.contains(&"illegal"), "{verdicts:?}");
+    let together: Vec<serde_json::Value> = std::thread::scope(|s| {
+        let workers: Vec<_> = paths
+            .chunks(paths.len().div_ceil(4))
+            .map(|chunk| {
+                let rules = &rules;
+                s.spawn(move || chunk.iter().map(|p| rules.check_path(p).json()).collect::<Vec<_>>())
+            })
+            .collect();
+        workers.into_iter().flat_map(|w| w.join().unwrap()).collect()
+    });
+    assert_eq!(together, alone);
+}
+
+/// The library's verdict is the command line's JSON line, for every kind of verdict.
+#[test]
+fn the_json_is_the_contracts() {
+    for path in fixtures("hangover").iter().chain(&fixtures("malformed")) {
+        let rules = Rules::new("hangover").unwrap();
+        let mut checker = shinpan::report::check::Checker::new(Some("hangover".into()));
+        let expected: serde_json::Value =
+            serde_json::from_str(&shinpan::report::render::json_line(&checker.check_path(path))).unwrap();
+        assert_eq!(rules.check_path(path).json(), expected, "{}", path.display());
+    }
+}
+
+/// Text, a path and parsed JSON are the same transcript; a transcript that is not one is a
+/// malformed verdict, never an error of use.
+#[test]
+fn text_path_and_value_agree() {
+    let rules = Rules::new("hangover").unwrap();
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/hangover/must-follow.yaml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let value = shinpan::transcript::parse_value(&text).unwrap().to_json();
+    let (a, b, c) = (rules.check_text("t", &text), rules.check_path(&path), rules.check_value("t", &value));
+    assert_eq!((a.verdict, b.verdict, c.verdict), (Verdict::Illegal, Verdict::Illegal, Verdict::Illegal));
+    let event = |r: &shinpan::Report| (r.violations[0].rule.clone(), r.violations[0].event);
+    assert_eq!(event(&a), event(&b));
+    assert_eq!(event(&a), event(&c));
+    assert_eq!(rules.check_text("t", "events: [").verdict, Verdict::Malformed);
+}
+
+/// Parameters are checked when given; rules that cannot be used are errors with a code.
+#[test]
+fn errors_of_use() {
+    let nine = Rules::new("hangover").unwrap().with_variant("hand_size", "9").unwrap();
+    let played = nine.play(3, 1).unwrap();
+    assert!(played.contains("variant: {\"hand_size\":9}"), "{played}");
+    assert_eq!(nine.check_text("played", &played).verdict, Verdict::Legal);
+    // The last value given for a name counts.
+    let again = nine.with_variant("hand_size", "7").unwrap().play(3, 1).unwrap();
+    assert!(again.contains("variant: {\"hand_size\":7}"), "{again}");
+    let out_of_range = Rules::new("hangover").unwrap().with_variant("hand_size", "99").unwrap_err();
+    assert_eq!(out_of_range.code, shinpan::codes::USAGE);
+    let bad_yaml = Rules::new("hangover").unwrap().with_variant("hand_size", "[").unwrap_err();
+    assert!(bad_yaml.message.starts_with("the value of `hand_size`"), "{bad_yaml}");
+    let broken = Rules::new("fixtures/spec/unknown-name_1.rules");
+    let broken = broken.unwrap_err();
+    assert_eq!(broken.code, shinpan::codes::UNKNOWN_NAME);
+    assert!(broken.to_string().contains("unknown-name_1.rules"), "{broken}");
+    assert_eq!(Rules::new("no-such.rules").unwrap_err().code, shinpan::codes::USAGE);
+    assert_eq!(Rules::new("bridge").unwrap().play(3, 1).unwrap_err().code, shinpan::codes::USAGE);
+    assert_eq!(Rules::new("bridge").unwrap().game().unwrap(), "bridge");
+}
