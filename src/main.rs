@@ -890,11 +890,15 @@ fn play(
         Some(n) if (lo as usize..=hi as usize).contains(&n) => n,
         None if lo == hi => lo as usize,
         Some(n) => {
-            eprintln!("shinpan: `{}` is for {lo} to {hi} players, not {n}", program.name);
+            eprintln!("shinpan: `{}` is for {}, not {n}", program.name, program.player_count_words());
             return USAGE;
         }
         None => {
-            eprintln!("shinpan: `{}` is for {lo} to {hi} players: say how many with --players", program.name);
+            eprintln!(
+                "shinpan: `{}` is for {}: say how many with --players",
+                program.name,
+                program.player_count_words()
+            );
             return USAGE;
         }
     };

@@ -157,7 +157,8 @@ impl Rules {
         self.with_program(|p| {
             let (lo, hi) = p.players;
             if !(lo as usize..=hi as usize).contains(&players) {
-                return Err(RulesError::usage(format!("`{}` is for {lo} to {hi} players, not {players}", p.name)));
+                let words = p.player_count_words();
+                return Err(RulesError::usage(format!("`{}` is for {words}, not {players}", p.name)));
             }
             let played = crate::play::playout_with(p, players, &self.variant, seed, crate::play::MAX_PLAYOUT_EVENTS)
                 .map_err(|d| RulesError { code: d.code, message: d.message.clone(), diagnostics: vec![d] })?;

@@ -300,7 +300,7 @@ fn play_of_a_game_with_named_seats() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("players: [\"N\",\"E\",\"S\",\"W\"]"), "{out}");
     let (code, _, err) = shinpan(&["play", "--rules", "bridge", "--players", "3"]);
-    assert_eq!((code, err.trim()), (64, "shinpan: `bridge` is for 4 to 4 players, not 3"));
+    assert_eq!((code, err.trim()), (64, "shinpan: `bridge` is for 4 players, not 3"));
     let (code, _, err) = shinpan(&["play", "--rules", "hangover"]);
     assert_eq!((code, err.trim()), (64, "shinpan: `hangover` is for 3 to 5 players: say how many with --players"));
 }

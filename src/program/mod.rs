@@ -413,3 +413,11 @@ impl X {
         matches!(self.e, E::Local(s) if s == slot) || self.children().iter().any(|c| c.reads_local(slot))
     }
 }
+
+impl Program {
+    /// How many players the game is for, in words: `4 players`, `3 to 5 players`.
+    pub fn player_count_words(&self) -> String {
+        let (lo, hi) = self.players;
+        if lo == hi { format!("{lo} players") } else { format!("{lo} to {hi} players") }
+    }
+}

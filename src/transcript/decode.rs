@@ -104,7 +104,7 @@ fn players(prog: &Program, y: Option<&Located>) -> Result<Rc<[String]>, String> 
     }
     let (lo, hi) = prog.players;
     if !(lo as usize..=hi as usize).contains(&items.len()) {
-        return Err(format!("`{}` is for {lo} to {hi} players, not {}", prog.name, items.len()));
+        return Err(format!("`{}` is for {}, not {}", prog.name, prog.player_count_words(), items.len()));
     }
     let mut names: Vec<String> = Vec::with_capacity(items.len());
     let mut seen = std::collections::HashSet::with_capacity(items.len());

@@ -1,0 +1,101 @@
+"""shinpan: card-game rules as spec files, and a referee that checks recorded games.
+
+A verdict is a dict, exactly a line of ``shinpan check --format json`` (the contract in the
+repository's TRANSCRIPTS.md): ``verdict`` (legal, illegal, malformed), ``violations`` with
+each rule id, event and stable ``code``, ``finished``, ``scores``, ``winners``. Rules that
+cannot be used as asked (an unknown game, a parameter it does not have, a player count
+outside its range, a rules file that does not compile) raise :class:`RulesError`; a
+transcript that cannot be read is a ``malformed`` verdict, never an exception.
+
+    >>> import shinpan
+    >>> rules = shinpan.Rules("hangover", variant={"hand_size": 3})
+    >>> rules.check(rules.play(players=3, seed=1))["verdict"]
+    'legal'
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any, Union
+
+from . import _shinpan
+
+__all__ = ["Rules", "RulesError", "check_paths", "builtin_games", "play"]
+
+RulesError = _shinpan.RulesError
+"""Raised when rules cannot be used as asked; ``code`` is the stable code (``shinpan::usage``,
+or the rules file's own diagnostic code)."""
+
+Transcript = Union[str, Mapping[str, Any]]
+
+# Paths handed to the Rust side at once by check_paths: enough to keep every thread busy,
+# few enough that a huge archive never sits in memory.
+_BATCH = 1024
+
+
+class Rules:
+    """A game's rules: a built-in game by name or a rules file by path, with parameters
+    (``variant``) over its defaults. Compiled once per thread that uses it; one ``Rules`` may
+    be shared by any number of threads."""
+
+    def __init__(self, name_or_path: str | os.PathLike[str], variant: Mapping[str, Any] | None = None):
+        pairs = [(str(k), json.dumps(v)) for k, v in (variant or {}).items()]
+        self._rules = _shinpan.Rules(os.fspath(name_or_path), pairs)
+
+    @property
+    def game(self) -> str:
+        """The game's name, as its rules file declares it."""
+        return self._rules.game()
+
+    def check(self, transcript: Transcript, name: str = "<transcript>") -> dict[str, Any]:
+        """The verdict on one transcript: YAML or JSON text, or a dict of its fields."""
+        text = transcript if isinstance(transcript, str) else json.dumps(transcript)
+        return json.loads(self._rules.check_text(name, text))
+
+    def check_path(self, path: str | os.PathLike[str]) -> dict[str, Any]:
+        """The verdict on a transcript file (or a malformed verdict saying why it was not read)."""
+        return json.loads(self._rules.check_path(os.fspath(path)))
+
+    def play(self, players: int, seed: int = 0) -> str:
+        """A random legal game among ``players`` players as a transcript (YAML text); the same
+        seed gives the same game."""
+        return self._rules.play(players, seed)
+
+
+def check_paths(
+    paths: Iterable[str | os.PathLike[str]], jobs: int | None = None, rules: Rules | None = None
+) -> Iterator[dict[str, Any]]:
+    """Verdicts on transcript files, in the order of ``paths``, checked on ``jobs`` threads
+    (default: one per core) with the GIL released. Without ``rules``, each transcript's own
+    ``rules`` field names its game."""
+    jobs = jobs or os.cpu_count() or 1
+    if jobs < 1:
+        raise ValueError(f"jobs must be at least 1, not {jobs}")
+    inner = rules._rules if rules is not None else None
+    batch: list[str] = []
+    for path in paths:
+        batch.append(os.fspath(path))
+        if len(batch) == _BATCH:
+            yield from _checked(batch, jobs, inner)
+            batch = []
+    if batch:
+        yield from _checked(batch, jobs, inner)
+
+
+def _checked(batch: list[str], jobs: int, inner: Any) -> Iterator[dict[str, Any]]:
+    for path, line in zip(batch, _shinpan.check_paths(batch, jobs, inner)):
+        if not line:
+            raise RuntimeError(f"shinpan failed inside while checking {path}")
+        yield json.loads(line)
+
+
+def play(game: str | os.PathLike[str], players: int, seed: int = 0, variant: Mapping[str, Any] | None = None) -> str:
+    """A random legal game of ``game`` as a transcript: ``Rules(game, variant).play(players, seed)``."""
+    return Rules(game, variant).play(players, seed)
+
+
+def builtin_games() -> list[str]:
+    """The names of the games built into shinpan."""
+    return _shinpan.builtin_games()
