@@ -226,3 +226,19 @@ fn aliased(value: &str, uses: usize, filler: usize) -> String {
     let filler = vec!["y"; filler].join(", ");
     format!("a: &a {value}\nb: [{uses}, {filler}]\n")
 }
+
+/// A transcript written as JSON has the YAML reader's limit on values: well under it, JSON is
+/// read; past it, the transcript is refused in the same words, whichever reader reads it.
+#[test]
+fn json_transcripts_have_the_same_limit_on_values() {
+    let with_zeros = |n: usize| {
+        format!(
+            "{{\"rules\": \"hangover\", \"players\": [\"a\", \"b\", \"c\"], \"events\": [], \"x\": [{}]}}",
+            vec!["0"; n].join(",")
+        )
+    };
+    assert!(shinpan::transcript::read(&with_zeros(1_999_000)).is_ok());
+    let limit = shinpan::transcript::MAX_NODES;
+    let e = shinpan::transcript::read(&with_zeros(limit + 1)).err().expect("past the limit").message;
+    assert!(e.contains("more than 2000000 values"), "{e}");
+}
