@@ -119,3 +119,14 @@ def test_the_installed_package_and_its_docstring_example():
     assert "site-packages" in shinpan.__file__
     assert doctest.testmod(shinpan).failed == 0
     assert doctest.testmod(shinpan).attempted >= 3
+
+
+def test_the_readme_snippet_runs(monkeypatch, capsys):
+    root = FIXTURES.parent
+    readme = (root / "README.md").read_text()
+    section = readme.split("## From Python", 1)[1].split("\n## ", 1)[0]
+    snippet = section.split("```python\n", 1)[1].split("```", 1)[0]
+    monkeypatch.chdir(root)
+    exec(compile(snippet, "README.md", "exec"), {})
+    printed = capsys.readouterr().out.splitlines()
+    assert printed == ["illegal must-follow", "fixtures/demo/hangover-1000-0000.yaml legal"]
