@@ -22,7 +22,7 @@ from typing import Any, Union
 
 from . import _shinpan
 
-__all__ = ["Rules", "RulesError", "check_paths", "builtin_games", "play"]
+__all__ = ["Rules", "RulesError", "check_paths", "check_texts", "builtin_games", "play"]
 
 RulesError = _shinpan.RulesError
 """Raised when rules cannot be used as asked; ``code`` is the stable code (``shinpan::usage``,
@@ -69,25 +69,43 @@ def check_paths(
 ) -> Iterator[dict[str, Any]]:
     """Verdicts on transcript files, in the order of ``paths``, checked on ``jobs`` threads
     (default: one per core) with the GIL released. Without ``rules``, each transcript's own
-    ``rules`` field names its game."""
+    ``rules`` field names its game, compiled once per thread."""
+    return _stream((os.fspath(p) for p in paths), _shinpan.check_paths, jobs, rules)
+
+
+def check_texts(
+    transcripts: Iterable[tuple[str, Transcript]], jobs: int | None = None, rules: Rules | None = None
+) -> Iterator[dict[str, Any]]:
+    """Verdicts on transcripts given as ``(name, text or dict)`` pairs (the lines of a JSON
+    Lines archive, say), in order, as :func:`check_paths` checks files."""
+    pairs = ((str(n), t if isinstance(t, str) else json.dumps(t)) for n, t in transcripts)
+    return _stream(pairs, _shinpan.check_texts, jobs, rules)
+
+
+def _stream(items: Iterable[Any], check: Any, jobs: int | None, rules: Rules | None) -> Iterator[dict[str, Any]]:
     jobs = jobs or os.cpu_count() or 1
     if jobs < 1:
         raise ValueError(f"jobs must be at least 1, not {jobs}")
     inner = rules._rules if rules is not None else None
-    batch: list[str] = []
-    for path in paths:
-        batch.append(os.fspath(path))
-        if len(batch) == _BATCH:
-            yield from _checked(batch, jobs, inner)
-            batch = []
-    if batch:
-        yield from _checked(batch, jobs, inner)
+
+    def batches() -> Iterator[dict[str, Any]]:
+        batch: list[Any] = []
+        for item in items:
+            batch.append(item)
+            if len(batch) == _BATCH:
+                yield from _checked(batch, check, jobs, inner)
+                batch = []
+        if batch:
+            yield from _checked(batch, check, jobs, inner)
+
+    return batches()
 
 
-def _checked(batch: list[str], jobs: int, inner: Any) -> Iterator[dict[str, Any]]:
-    for path, line in zip(batch, _shinpan.check_paths(batch, jobs, inner)):
+def _checked(batch: list[Any], check: Any, jobs: int, inner: Any) -> Iterator[dict[str, Any]]:
+    for item, line in zip(batch, check(batch, jobs, inner)):
         if not line:
-            raise RuntimeError(f"shinpan failed inside while checking {path}")
+            name = item if isinstance(item, str) else item[0]
+            raise RuntimeError(f"shinpan failed inside while checking {name}")
         yield json.loads(line)
 
 

@@ -56,16 +56,43 @@ impl Rules {
 #[pyfunction]
 #[pyo3(signature = (paths, jobs, rules=None))]
 fn check_paths(py: Python<'_>, paths: Vec<PathBuf>, jobs: usize, rules: Option<&Rules>) -> Vec<String> {
+    let inputs: Vec<Input> = paths.into_iter().map(Input::Path).collect();
+    check_all(py, inputs, jobs, rules)
+}
+
+/// Checks transcripts given as (name, text) pairs, as `check_paths` checks files.
+#[pyfunction]
+#[pyo3(signature = (texts, jobs, rules=None))]
+fn check_texts(py: Python<'_>, texts: Vec<(String, String)>, jobs: usize, rules: Option<&Rules>) -> Vec<String> {
+    let inputs: Vec<Input> = texts.into_iter().map(|(name, text)| Input::Text(name, text)).collect();
+    check_all(py, inputs, jobs, rules)
+}
+
+enum Input {
+    Path(PathBuf),
+    Text(String, String),
+}
+
+thread_local! {
+    /// The checker of transcripts that name their own rules: one per thread, so that a
+    /// worker compiles each game's rules once, however many batches it is given.
+    static OWN_RULES: std::cell::RefCell<shinpan::report::check::Checker> =
+        std::cell::RefCell::new(shinpan::report::check::Checker::new(None));
+}
+
+fn check_all(py: Python<'_>, inputs: Vec<Input>, jobs: usize, rules: Option<&Rules>) -> Vec<String> {
     let rules = rules.map(|r| &r.rules);
     py.detach(|| {
-        let jobs = jobs.clamp(1, paths.len().max(1));
-        let mut lines = vec![String::new(); paths.len()];
+        let jobs = jobs.clamp(1, inputs.len().max(1));
+        if jobs == 1 {
+            return inputs.iter().map(|input| check_one(rules, input)).collect();
+        }
+        let mut lines = vec![String::new(); inputs.len()];
         std::thread::scope(|s| {
             let workers: Vec<_> = (0..jobs)
                 .map(|job| {
-                    let mine: Vec<(usize, &Path)> =
-                        paths.iter().enumerate().skip(job).step_by(jobs).map(|(i, p)| (i, p.as_path())).collect();
-                    s.spawn(move || check_some(rules, &mine))
+                    let mine: Vec<(usize, &Input)> = inputs.iter().enumerate().skip(job).step_by(jobs).collect();
+                    s.spawn(move || mine.into_iter().map(|(i, input)| (i, check_one(rules, input))).collect::<Vec<_>>())
                 })
                 .collect();
             for worker in workers {
@@ -79,18 +106,19 @@ fn check_paths(py: Python<'_>, paths: Vec<PathBuf>, jobs: usize, rules: Option<&
     })
 }
 
-fn check_some(rules: Option<&shinpan::Rules>, paths: &[(usize, &Path)]) -> Vec<(usize, String)> {
-    let mut checker = shinpan::report::check::Checker::new(None);
-    paths
-        .iter()
-        .map(|&(i, path)| {
-            let line = match rules {
-                Some(r) => r.check_path(path).json().to_string(),
-                None => shinpan::report::render::json_line(&checker.check_path(path)),
+fn check_one(rules: Option<&shinpan::Rules>, input: &Input) -> String {
+    match (rules, input) {
+        (Some(r), Input::Path(path)) => r.check_path(path).json().to_string(),
+        (Some(r), Input::Text(name, text)) => r.check_text(name, text).json().to_string(),
+        (None, input) => OWN_RULES.with(|cell| {
+            let mut checker = cell.borrow_mut();
+            let report = match input {
+                Input::Path(path) => checker.check_path(path),
+                Input::Text(name, text) => checker.check_text(name, text.clone(), Path::new(".")),
             };
-            (i, line)
-        })
-        .collect()
+            shinpan::report::render::json_line(&report)
+        }),
+    }
 }
 
 /// The names of the built-in games.
@@ -103,6 +131,7 @@ fn builtin_games() -> Vec<&'static str> {
 fn _shinpan(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Rules>()?;
     m.add_function(wrap_pyfunction!(check_paths, m)?)?;
+    m.add_function(wrap_pyfunction!(check_texts, m)?)?;
     m.add_function(wrap_pyfunction!(builtin_games, m)?)?;
     m.add("RulesError", m.py().get_type::<RulesError>())?;
     Ok(())

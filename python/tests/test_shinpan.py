@@ -130,3 +130,13 @@ def test_the_readme_snippet_runs(monkeypatch, capsys):
     exec(compile(snippet, "README.md", "exec"), {})
     printed = capsys.readouterr().out.splitlines()
     assert printed == ["illegal must-follow", "fixtures/demo/hangover-1000-0000.yaml legal"]
+
+
+def test_texts_check_as_their_files():
+    paths = sorted((FIXTURES / "torite-4to6").glob("*.yaml"))
+    by_path = list(shinpan.check_paths(paths, jobs=2))
+    by_text = list(shinpan.check_texts(((str(p), p.read_text()) for p in paths), jobs=2))
+    assert by_text == by_path
+    rules = shinpan.Rules("torite-4to6")
+    as_dicts = [("t", {"rules": "torite-4to6", "players": ["a", "b", "c"], "events": []})]
+    assert [v["verdict"] for v in shinpan.check_texts(as_dicts, jobs=1, rules=rules)] == ["legal"]
