@@ -1,6 +1,7 @@
 //! The Python package (`python/`): its wheel built by maturin, installed in the virtual
 //! environment `target/py`, and its pytest suite run against the installed wheel. CI makes the
-//! environment (.ci/run) and sets SHINPAN_PYTHON_TEST=required; elsewhere the test is skipped
+//! environment (.ci/run, with Dask for the cluster example) and sets SHINPAN_PYTHON_TEST=required;
+//! elsewhere the test is skipped
 //! when the environment is missing, so `cargo test` needs nothing but cargo.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "tests fail loudly")]
 
@@ -48,5 +49,12 @@ fn the_python_package_passes_its_tests() {
         .find(|p| p.extension().is_some_and(|x| x == "whl"))
         .expect("maturin wrote no wheel");
     run(&venv_tool("pip"), &["install", "--quiet", "--force-reinstall", wheel.to_str().unwrap()]);
-    run(&venv_tool("pytest"), &["-q", "-p", "no:cacheprovider", "python/tests"]);
+    // The cluster test compares the cluster's verdicts with this build's command line.
+    let out = Command::new(venv_tool("pytest"))
+        .args(["-q", "-p", "no:cacheprovider", "python/tests"])
+        .env("SHINPAN_BIN", env!("CARGO_BIN_EXE_shinpan"))
+        .current_dir(root())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
 }
