@@ -1,8 +1,8 @@
 //! The Python package (`python/`): its wheel built by maturin, installed in the virtual
 //! environment `target/py`, and its pytest suite run against the installed wheel. CI makes the
-//! environment (.ci/run, with Dask for the cluster example) and sets SHINPAN_PYTHON_TEST=required;
-//! elsewhere the test is skipped
-//! when the environment is missing, so `cargo test` needs nothing but cargo.
+//! environment (.ci/run, with Dask for the cluster example) and sets
+//! SHINPAN_PYTHON_TEST=required; elsewhere the test is skipped when the environment is
+//! missing, so `cargo test` needs nothing but cargo.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "tests fail loudly")]
 
 use std::path::{Path, PathBuf};
