@@ -19,24 +19,45 @@
 //!
 //! Beside them: `span` (places in a file), `diag` (diagnostics), `codes` (their stable codes)
 //! and `files` (reading files with limits), which every stage uses.
+//!
+//! The library's API is [`Rules`] and the verdict it gives, [`Report`] (see `src/rules.rs` for
+//! an example). The stages are public for the command line, the tests and the fuzz targets,
+//! and hidden from this documentation: they change as the engine does.
 
+#![warn(missing_docs)]
 #![allow(clippy::result_large_err, reason = "diagnostics are built once, on the error path")]
 
+#[doc(hidden)]
 pub mod codes;
+#[doc(hidden)]
 pub mod diag;
+#[doc(hidden)]
 pub mod files;
+#[doc(hidden)]
 pub mod import;
+#[doc(hidden)]
 pub mod lang;
+#[doc(hidden)]
 pub mod play;
+#[doc(hidden)]
 pub mod program;
+#[doc(hidden)]
 pub mod report;
+#[doc(hidden)]
 pub mod resolve;
 pub mod rules;
+#[doc(hidden)]
 pub mod run;
+#[doc(hidden)]
 pub mod span;
+#[doc(hidden)]
 pub mod transcript;
 
-pub use report::check::{Report, Verdict};
+pub use report::check::{Broken, Noted, Report, Step, Verdict};
+#[doc(hidden)]
 pub use resolve::{compile, compile_in};
 pub use rules::{Rules, RulesError};
+pub use transcript::Problem;
+pub use transcript::decode::Malformed;
+#[doc(hidden)]
 pub use transcript::pool::builtin_program;

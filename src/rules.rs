@@ -47,7 +47,9 @@ pub struct Rules {
 /// count does not fit them. `code` is the stable code the command line shows.
 #[derive(Debug)]
 pub struct RulesError {
+    /// The stable code: `shinpan::usage`, or the rules file's first diagnostic's.
     pub code: &'static str,
+    /// What is wrong, in one line.
     pub message: String,
     /// The rules file's diagnostics, when it does not compile (rendered by `Display`).
     pub diagnostics: Vec<Diag>,

@@ -17,14 +17,19 @@ pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
 /// otherwise is cut short here).
 const MAX_WINNERS: usize = 1_000;
 
+/// What a transcript is, judged against its rules (../shared/TRANSCRIPTS.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Verdict {
+    /// Every event follows the rules (the game may be unfinished).
     Legal,
+    /// An event breaks a rule: `violations` says which and where.
     Illegal,
+    /// It cannot be read as a game of these rules at all: `errors` says why.
     Malformed,
 }
 
 impl Verdict {
+    /// The verdict as the contract writes it: `legal`, `illegal`, `malformed`.
     pub fn word(self) -> &'static str {
         match self {
             Verdict::Legal => "legal",
@@ -37,17 +42,26 @@ impl Verdict {
 /// The first broken rule, in the words of the contract.
 #[derive(Debug, Clone)]
 pub struct Broken {
+    /// The rule id (`must-follow`, or a shared one such as `not-held`).
     pub rule: String,
+    /// The 0-based index of the event that broke it.
     pub event: usize,
+    /// The 1-based line of the transcript where that event is written.
     pub line: usize,
+    /// What was wrong, in the rules file's words.
     pub message: String,
+    /// Where the event is written in the transcript (bytes).
     pub event_span: crate::span::Span,
+    /// Where the rules file states the check that failed (bytes of the rules file).
     pub spec_span: crate::span::Span,
+    /// The rule's description, as its `rule` declaration gives it.
     pub rule_text: String,
+    /// What was legal at that point instead, for a person (`aki play R5`).
     pub legal: Vec<String>,
     /// The legal actions as transcript events (`{"by": ..., ACTION: ARG}`), up to
     /// `MAX_LEGAL_KEPT`, and how many there were.
     pub legal_events: Vec<serde_json::Value>,
+    /// How many legal actions there were, listed or not.
     pub legal_count: usize,
     /// Under `check --all`: whether the game went on past this violation (the move stood) or
     /// stopped at it. `None` when checking stops at the first violation anyway.
@@ -55,6 +69,7 @@ pub struct Broken {
     /// The rules' `view` just before the event: each variable's value in transcript words
     /// (JSON), and the same as lines for a person (one per player, then the table's).
     pub state: serde_json::Map<String, serde_json::Value>,
+    /// The same state as lines for a person.
     pub state_lines: Vec<String>,
     /// How each `history` variable the broken check reads came to be: (variable, its values
     /// as JSON with the event and line after which each was seen, the same as lines).
@@ -64,38 +79,56 @@ pub struct Broken {
 /// One event of a replay and the state after it.
 #[derive(Debug, Clone)]
 pub struct Step {
+    /// The 0-based index of the event.
     pub event: usize,
+    /// Its 1-based line in the transcript.
     pub line: usize,
     /// Where the event is written in the transcript.
     pub span: crate::span::Span,
     /// The event as the transcript gives it (`{"by": ..., ACTION: ARG}`).
     pub action: serde_json::Value,
+    /// The rules' `view` after the event, in transcript words (JSON).
     pub state: serde_json::Map<String, serde_json::Value>,
+    /// The same state as lines for a person.
     pub state_lines: Vec<String>,
 }
 
 /// A line the rules' `note` statement wrote, placed in the transcript and in the rules file.
 #[derive(Debug, Clone)]
 pub struct Noted {
+    /// The line, as the rules wrote it.
     pub message: String,
     /// The last event judged when it was written, and that event's line.
     pub event: Option<(usize, usize)>,
+    /// Where that event is written in the transcript.
     pub event_span: crate::span::Span,
+    /// Where the rules file's `note` statement is.
     pub spec_span: crate::span::Span,
 }
 
+/// The verdict on one transcript, with everything a person or a program needs to act on it:
+/// `json()` gives the contract's JSON line, `render::diagnostics` the human report.
 pub struct Report {
+    /// The transcript's name as given (a path, `PATH#N` for a stream line or a deal).
     pub file: String,
+    /// The transcript's text, which diagnostics quote.
     pub text: Rc<String>,
+    /// The rules it was checked against, when they were found.
     pub rules: Option<String>,
+    /// Legal, illegal or malformed.
     pub verdict: Verdict,
+    /// Each rule broken, in order: the first only, unless checking went on past moves that
+    /// stand (`check --all`).
     pub violations: Vec<Broken>,
+    /// Why a malformed transcript could not be read (up to 20 reasons).
     pub errors: Vec<Malformed>,
     /// Diagnostics of a rules file that could not be compiled or misbehaved.
     pub spec_errors: Vec<Diag>,
+    /// Whether the game reached its end within the events judged.
     pub finished: bool,
     /// Each player's score in transcript words (JSON), as the contract prints it.
     pub scores: Option<Vec<(String, serde_json::Value)>>,
+    /// The winners once finished; none before.
     pub winners: Vec<String>,
     /// The players in seating order (none for a malformed transcript).
     pub players: Vec<String>,
@@ -103,9 +136,11 @@ pub struct Report {
     pub notes: Vec<Noted>,
     /// Each event judged and the state after it, when the checker records them (`replay`).
     pub steps: Vec<Step>,
+    /// The compiled rules it was checked against, when they were found.
     pub program: Option<Rc<Program>>,
     /// For a deal of a record file (PBN, LIN): its board and room, where the record gives them.
     pub board: Option<String>,
+    /// The room of a team match (`open`, `closed`), where the record gives it.
     pub room: Option<String>,
 }
 

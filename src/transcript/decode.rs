@@ -12,10 +12,15 @@ use crate::transcript::{Located, Problem, RawEvent, RawTranscript, Yaml};
 /// Why a transcript cannot be read as a game.
 #[derive(Debug, Clone)]
 pub struct Malformed {
+    /// What kind of problem it is (the JSON `kind`).
     pub problem: Problem,
+    /// What is wrong, in words for the person holding the file.
     pub message: String,
+    /// The 1-based line it is on, when it has one.
     pub line: Option<usize>,
+    /// The 0-based index of the event it is in, when it is in one.
     pub event: Option<usize>,
+    /// Where it is in the transcript (bytes).
     pub span: Option<Span>,
 }
 
