@@ -239,6 +239,6 @@ fn json_transcripts_have_the_same_limit_on_values() {
     };
     assert!(shinpan::transcript::read(&with_zeros(1_999_000)).is_ok());
     let limit = shinpan::transcript::MAX_NODES;
-    let e = shinpan::transcript::read(&with_zeros(limit + 1)).err().expect("past the limit").message;
-    assert!(e.contains("more than 2000000 values"), "{e}");
+    let Err(e) = shinpan::transcript::read(&with_zeros(limit + 1)) else { panic!("read past the limit") };
+    assert!(e.message.contains("more than 2000000 values"), "{}", e.message);
 }
