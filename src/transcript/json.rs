@@ -231,8 +231,8 @@ fn skip_value(bytes: &[u8], mut i: usize) -> Option<usize> {
                 open -= 1;
                 i += 1;
             }
-            b',' if open == 0 => return Some(i),
-            b' ' | b'\t' | b'\n' | b'\r' if open == 0 => return Some(i),
+            // A scalar ends at the `,` or the space after it (its callers skip the space).
+            b',' | b' ' | b'\t' | b'\n' | b'\r' if open == 0 => return Some(i),
             _ => i += 1,
         }
         if open == 0 && matches!(bytes.get(i - 1), Some(b'}' | b']' | b'"')) {
