@@ -17,8 +17,10 @@
 
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::path::Path;
+use std::hash::{Hash, Hasher};
+use std::path::{Path, PathBuf};
 use std::rc::Rc;
+use std::sync::Arc;
 
 use crate::diag::Diag;
 use crate::program::Program;
@@ -36,11 +38,14 @@ thread_local! {
 /// A game's rules: a built-in game or a rules file, with parameters over its defaults.
 #[derive(Clone, Debug)]
 pub struct Rules {
-    /// A built-in name, or the absolute path of a rules file.
+    /// A built-in name, the absolute path of a rules file, or the label of rules given as text.
     name: String,
+    /// Rules given as text, and the folder their `extends` and data files are found from.
+    text: Option<Arc<(String, PathBuf)>>,
     variant: Vec<(String, Yaml)>,
-    /// What a thread's checker is kept under: the name and the parameters.
-    key: String,
+    /// What a thread's checker is kept under, with the parameters: the name, or for rules
+    /// given as text, the label and a hash of the text.
+    origin: String,
 }
 
 /// Why rules could not be used: they are unknown, do not compile, or a parameter or a player
@@ -86,7 +91,32 @@ impl Rules {
     /// ```
     pub fn new(name_or_path: &str) -> Result<Rules, RulesError> {
         let name = Checker::new(Some(name_or_path.to_string())).rules_override.unwrap_or_default();
-        let rules = Rules { key: name.clone(), name, variant: vec![] };
+        let rules = Rules { origin: name.clone(), name, text: None, variant: vec![] };
+        rules.with_program(|_| ())?;
+        Ok(rules)
+    }
+
+    /// Rules given as the text of a rules file: `label` names them in diagnostics and in the
+    /// transcripts `play` writes; `base` is the folder their `extends` and data files are
+    /// found from. Compiled now, so text with errors is an error here.
+    ///
+    /// ```
+    /// let text = "game coin\nplayers 2..2\nrule r \"a toss is 0 or 1\"\naction toss: int 0..1\n\
+    ///             scores {}\nwinners []\nflow {\n  choose {\n    toss(n) by players[0] {\n    }\n  }\n}\n";
+    /// let rules = shinpan::Rules::from_text("coin.rules", text, std::path::Path::new("."))?;
+    /// let game = "{rules: coin.rules, players: [a, b], events: [{by: a, toss: 1}]}";
+    /// assert_eq!(rules.check_text("game", game).verdict, shinpan::Verdict::Legal);
+    /// let broken = shinpan::Rules::from_text("coin.rules", "game coin\nplayers 2\nflow {", std::path::Path::new("."));
+    /// assert!(broken.is_err());
+    /// # Ok::<(), shinpan::RulesError>(())
+    /// ```
+    pub fn from_text(label: &str, text: &str, base: &Path) -> Result<Rules, RulesError> {
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        text.hash(&mut hasher);
+        base.hash(&mut hasher);
+        let origin = format!("{label}\u{0}text {:x}", hasher.finish());
+        let text = Some(Arc::new((text.to_string(), base.to_path_buf())));
+        let rules = Rules { origin, name: label.to_string(), text, variant: vec![] };
         rules.with_program(|_| ())?;
         Ok(rules)
     }
@@ -107,8 +137,6 @@ impl Rules {
             .map_err(|e| RulesError::usage(format!("the value of `{key}`: {}", e.message)))?;
         self.variant.retain(|(k, _)| k != key);
         self.variant.push((key.to_string(), value));
-        let given: Vec<String> = self.variant.iter().map(|(k, v)| format!("{k}={}", v.to_json())).collect();
-        self.key = format!("{}\u{0}{}", self.name, given.join("\u{0}"));
         let (lo, _) = self.with_program(|p| p.players)?;
         self.with_program(|p| crate::play::game_with(p, lo as usize, &self.variant).map(|_| ()))?
             .map_err(|d| RulesError::usage(d.message))?;
@@ -168,15 +196,25 @@ impl Rules {
         })?
     }
 
+    /// What this thread's checker for these rules and parameters is kept under.
+    fn key(&self) -> String {
+        let given: Vec<String> = self.variant.iter().map(|(k, v)| format!("\u{0}{k}={}", v.to_json())).collect();
+        format!("{}{}", self.origin, given.concat())
+    }
+
     /// Runs `f` with this thread's checker for these rules, made on first use.
     fn with_checker<T>(&self, f: impl FnOnce(&mut Checker) -> T) -> T {
+        let key = self.key();
         CHECKERS.with(|cell| {
             let mut checkers = cell.borrow_mut();
-            if !checkers.contains_key(&self.key) && checkers.len() >= MAX_RULES_PER_THREAD {
+            if !checkers.contains_key(&key) && checkers.len() >= MAX_RULES_PER_THREAD {
                 checkers.clear();
             }
-            let checker = checkers.entry(self.key.clone()).or_insert_with(|| {
-                let mut c = Checker::new(Some(self.name.clone()));
+            let checker = checkers.entry(key).or_insert_with(|| {
+                let mut c = match &self.text {
+                    Some(given) => Checker::with_rules_text(&self.name, &given.0, &given.1),
+                    None => Checker::new(Some(self.name.clone())),
+                };
                 c.variant = self.variant.clone();
                 c
             });

@@ -92,3 +92,34 @@ fn errors_of_use() {
     assert_eq!(Rules::new("bridge").unwrap().play(3, 1).unwrap_err().code, shinpan::codes::USAGE);
     assert_eq!(Rules::new("bridge").unwrap().game().unwrap(), "bridge");
 }
+
+/// Rules given as text judge as the same rules named: a designer's variant need not be a file.
+#[test]
+fn rules_given_as_text_judge_as_named_ones() {
+    let text = shinpan::lang::specs::builtin("hangover").unwrap();
+    let base = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let inline = Rules::from_text("my-hangover.rules", text, base).unwrap();
+    let named = Rules::new("hangover").unwrap();
+    let judged = |r: &shinpan::Report| {
+        let j = r.json();
+        (
+            j["verdict"].clone(),
+            j["violations"].as_array().map(|v| v.iter().map(|x| x["rule"].clone()).collect::<Vec<_>>()),
+            j["scores"].clone(),
+        )
+    };
+    for path in fixtures("hangover") {
+        assert_eq!(judged(&inline.check_path(&path)), judged(&named.check_path(&path)), "{}", path.display());
+    }
+    // A changed text is other rules, even under the same label.
+    let renamed = text.replace("must-follow", "follow-suit");
+    let other = Rules::from_text("my-hangover.rules", &renamed, base).unwrap();
+    let revoke = base.join("fixtures/hangover/must-follow.yaml");
+    assert_eq!(other.check_path(&revoke).violations[0].rule, "follow-suit");
+    assert_eq!(inline.check_path(&revoke).violations[0].rule, "must-follow");
+    let played = inline.with_variant("hand_size", "4").unwrap().play(3, 9).unwrap();
+    assert!(played.starts_with("rules: \"my-hangover.rules\""), "{played}");
+    let broken = Rules::from_text("broken.rules", "game g\nplayers 2\nflow {", base).unwrap_err();
+    assert_eq!(broken.code, shinpan::codes::SYNTAX);
+    assert!(broken.to_string().contains("broken.rules"), "{broken}");
+}

@@ -207,6 +207,9 @@ pub struct Checker {
     pub all: bool,
     /// Keep the state after every event in the report (`replay`).
     pub record_states: bool,
+    /// Rules given as text, not named (the library's `Rules::from_text`): their label, text
+    /// and the folder their `extends` and data files are found from.
+    inline: Option<(String, String, PathBuf)>,
 }
 
 impl Checker {
@@ -228,7 +231,17 @@ impl Checker {
             variant: vec![],
             all: false,
             record_states: false,
+            inline: None,
         }
+    }
+
+    /// A checker of every transcript against rules given as text: `label` names them in
+    /// diagnostics, `base` is where their `extends` and data files are found.
+    pub fn with_rules_text(label: &str, text: &str, base: &Path) -> Self {
+        let mut checker = Checker::new(None);
+        checker.rules_override = Some(label.to_string());
+        checker.inline = Some((label.to_string(), text.to_string(), base.to_path_buf()));
+        checker
     }
 
     pub fn check_path(&mut self, path: &Path) -> Report {
@@ -449,16 +462,21 @@ impl Checker {
                 return Err(Lookup::Unknown(format!("`{what}` is not a rules file: its name must end in `.rules`")));
             }
         }
-        let (key, text, label, dir) = match builtin {
-            Some(text) => (name.to_string(), text.to_string(), format!("specs/{name}.rules"), base.to_path_buf()),
-            None if name.ends_with(".rules") || name.contains('/') => {
+        let inline = self.inline.as_ref().filter(|(label, ..)| label == name);
+        let (key, text, label, dir) = match (inline, builtin) {
+            // Kept apart from a built-in or a file of the same name.
+            (Some((label, text, dir)), _) => (format!("\0{label}"), text.clone(), label.clone(), dir.clone()),
+            (None, Some(text)) => {
+                (name.to_string(), text.to_string(), format!("specs/{name}.rules"), base.to_path_buf())
+            }
+            (None, None) if name.ends_with(".rules") || name.contains('/') => {
                 let path: PathBuf = if Path::new(name).is_absolute() { name.into() } else { base.join(name) };
                 let text = crate::files::read_rules(&path)
                     .map_err(|e| Lookup::Unknown(format!("cannot read rules file `{}`: {e}", path.display())))?;
                 let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
                 (path.display().to_string(), text, path.display().to_string(), dir)
             }
-            None => {
+            (None, None) => {
                 let known: Vec<&str> = crate::lang::specs::BUILTIN.iter().map(|(n, _)| *n).collect();
                 let hint = crate::diag::did_you_mean(name, known.iter().copied())
                     .map_or(String::new(), |k| format!(" (did you mean `{k}`?)"));
@@ -471,7 +489,7 @@ impl Checker {
             self.programs.clear();
             self.pooled.clear();
         }
-        let data_dir = if builtin.is_some() { None } else { Some(dir.clone()) };
+        let data_dir = if builtin.is_some() && inline.is_none() { None } else { Some(dir.clone()) };
         let entry = self.programs.entry(key).or_insert_with(|| {
             crate::resolve::compile_in(&label, &text, &dir).map(|mut p| {
                 p.data_dir = data_dir;
