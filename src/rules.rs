@@ -137,8 +137,8 @@ impl Rules {
             .map_err(|e| RulesError::usage(format!("the value of `{key}`: {}", e.message)))?;
         self.variant.retain(|(k, _)| k != key);
         self.variant.push((key.to_string(), value));
-        let (lo, _) = self.with_program(|p| p.players)?;
-        self.with_program(|p| crate::play::game_with(p, lo as usize, &self.variant).map(|_| ()))?
+        // The parameters are checked as a game of the fewest players would be.
+        self.with_program(|p| crate::play::game_with(p, p.players.0 as usize, &self.variant).map(|_| ()))?
             .map_err(|d| RulesError::usage(d.message))?;
         Ok(self)
     }
