@@ -44,6 +44,17 @@ class Rules:
         pairs = [(str(k), json.dumps(v)) for k, v in (variant or {}).items()]
         self._rules = _shinpan.Rules(os.fspath(name_or_path), pairs)
 
+    @classmethod
+    def from_text(
+        cls, label: str, text: str, base: str | os.PathLike[str] = ".", variant: Mapping[str, Any] | None = None
+    ) -> "Rules":
+        """Rules given as the text of a rules file: ``label`` names them in diagnostics, ``base``
+        is the folder their ``extends`` and data files are found from."""
+        rules = cls.__new__(cls)
+        pairs = [(str(k), json.dumps(v)) for k, v in (variant or {}).items()]
+        rules._rules = _shinpan.Rules.from_text(label, text, os.fspath(base), pairs)
+        return rules
+
     @property
     def game(self) -> str:
         """The game's name, as its rules file declares it."""

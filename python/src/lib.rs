@@ -34,6 +34,22 @@ impl Rules {
         made.map(|rules| Rules { rules }).map_err(|e| raise(py, &e))
     }
 
+    /// Rules given as the text of a rules file, named `label`, found from `base`.
+    #[staticmethod]
+    fn from_text(
+        py: Python<'_>,
+        label: &str,
+        text: &str,
+        base: PathBuf,
+        variant: Vec<(String, String)>,
+    ) -> PyResult<Self> {
+        let made = py.detach(|| {
+            let rules = shinpan::Rules::from_text(label, text, &base)?;
+            variant.iter().try_fold(rules, |r, (k, v)| r.with_variant(k, v))
+        });
+        made.map(|rules| Rules { rules }).map_err(|e| raise(py, &e))
+    }
+
     fn game(&self, py: Python<'_>) -> PyResult<String> {
         self.rules.game().map_err(|e| raise(py, &e))
     }

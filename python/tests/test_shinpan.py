@@ -140,3 +140,13 @@ def test_texts_check_as_their_files():
     rules = shinpan.Rules("torite-4to6")
     as_dicts = [("t", {"rules": "torite-4to6", "players": ["a", "b", "c"], "events": []})]
     assert [v["verdict"] for v in shinpan.check_texts(as_dicts, jobs=1, rules=rules)] == ["legal"]
+
+
+def test_rules_given_as_text():
+    text = (FIXTURES.parent / "specs" / "hangover.rules").read_text().replace("must-follow", "follow-suit")
+    rules = shinpan.Rules.from_text("mine.rules", text, base=FIXTURES.parent, variant={"hand_size": 3})
+    verdict = rules.check_path(FIXTURES / "hangover" / "must-follow.yaml")
+    assert verdict["violations"][0]["rule"] == "follow-suit"
+    with pytest.raises(shinpan.RulesError) as broken:
+        shinpan.Rules.from_text("broken.rules", "game g\nplayers 2..2\nflow {")
+    assert broken.value.code == "shinpan::spec::syntax"
