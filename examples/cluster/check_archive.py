@@ -72,18 +72,28 @@ def summary(verdicts: collections.Counter, rules: collections.Counter, seconds: 
 
 def check_archive(archive: pathlib.Path, out, client: Client, batch_size: int = 500) -> dict:
     """Checks `archive` on `client`'s workers, writes the verdicts to `out` in order, and
-    gives the summary."""
+    gives the summary. At most four batches per worker are in flight, so the memory this
+    takes stays the same however large the archive."""
     start = time.perf_counter()
-    futures = [client.submit(check_batch, kind, items, pure=False) for kind, items in batches(archive, batch_size)]
+    window = 4 * max(1, len(client.scheduler_info()["workers"]))
     verdicts: collections.Counter = collections.Counter()
     rules: collections.Counter = collections.Counter()
-    for future in futures:
+
+    def write(future) -> None:
         for verdict in future.result():
             out.write(json.dumps(verdict) + "\n")
             verdicts[verdict["verdict"]] += 1
             for violation in verdict.get("violations", []):
                 rules[violation["rule"]] += 1
         future.release()
+
+    in_flight: collections.deque = collections.deque()
+    for kind, items in batches(archive, batch_size):
+        in_flight.append(client.submit(check_batch, kind, items, pure=False))
+        if len(in_flight) >= window:
+            write(in_flight.popleft())
+    while in_flight:
+        write(in_flight.popleft())
     return summary(verdicts, rules, time.perf_counter() - start)
 
 
