@@ -240,6 +240,11 @@ impl Rules {
 impl Report {
     /// The verdict as the JSON object of the contract (one line of `check --format json`).
     pub fn json(&self) -> serde_json::Value {
-        serde_json::from_str(&crate::report::render::json_line(self)).unwrap_or_default()
+        serde_json::from_str(&self.json_line()).unwrap_or_default()
+    }
+
+    /// The same verdict as that line of text, written once (what a service sends on).
+    pub fn json_line(&self) -> String {
+        crate::report::render::json_line(self)
     }
 }

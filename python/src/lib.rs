@@ -55,11 +55,11 @@ impl Rules {
     }
 
     fn check_text(&self, py: Python<'_>, name: &str, text: &str) -> String {
-        py.detach(|| self.rules.check_text(name, text).json().to_string())
+        py.detach(|| self.rules.check_text(name, text).json_line())
     }
 
     fn check_path(&self, py: Python<'_>, path: PathBuf) -> String {
-        py.detach(|| self.rules.check_path(&path).json().to_string())
+        py.detach(|| self.rules.check_path(&path).json_line())
     }
 
     fn play(&self, py: Python<'_>, players: usize, seed: u64) -> PyResult<String> {
@@ -124,8 +124,8 @@ fn check_all(py: Python<'_>, inputs: Vec<Input>, jobs: usize, rules: Option<&Rul
 
 fn check_one(rules: Option<&shinpan::Rules>, input: &Input) -> String {
     match (rules, input) {
-        (Some(r), Input::Path(path)) => r.check_path(path).json().to_string(),
-        (Some(r), Input::Text(name, text)) => r.check_text(name, text).json().to_string(),
+        (Some(r), Input::Path(path)) => r.check_path(path).json_line(),
+        (Some(r), Input::Text(name, text)) => r.check_text(name, text).json_line(),
         (None, input) => OWN_RULES.with(|cell| {
             let mut checker = cell.borrow_mut();
             let report = match input {
