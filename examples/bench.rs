@@ -3,7 +3,8 @@
 //! checking a corpus against parsing it alone (YAML and JSON), random playout speed,
 //! and peak memory as the corpus grows (run under `/usr/bin/time -v`).
 //!
-//! `cargo run --release --example bench -- [games] [players] [rules]`
+//! `cargo run --release --example bench -- [games] [players] [rules]`, or
+//! `cargo run --release --example bench -- long FILE...` for the per-event cost of each transcript.
 
 use std::path::Path;
 use std::time::Instant;
@@ -12,6 +13,9 @@ use shinpan::report::check::Checker;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
+    if args.get(1).is_some_and(|a| a == "long") {
+        return per_event_cost(&args[2..]);
+    }
     let games: usize = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(2000);
     let players: usize = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(4);
     let rules = args.get(3).map_or("hangover", |s| s.as_str());
@@ -30,10 +34,12 @@ fn main() {
         corpus.push(shinpan::play::transcript_text_for(&prog.name, &[], &prog, &p));
     }
     let secs = start.elapsed().as_secs_f64();
+    let playout_rate = events as f64 / secs;
+    let ms_a_game = secs * 1e3 / games as f64;
     println!(
-        "{rules} playouts: {games} games of {players} players, {events} events in {secs:.3} s = {:.0} events/s",
-        events as f64 / secs
+        "{rules} playouts: {games} games of {players} players, {events} events in {secs:.3} s = {playout_rate:.0} events/s, {ms_a_game:.3} ms a game"
     );
+    let mut ratios = Vec::new();
 
     let json: Vec<String> = corpus.iter().map(|t| to_json(t)).collect();
     for (label, files) in [("yaml", &corpus), ("json", &json)] {
@@ -78,6 +84,34 @@ fn main() {
         );
         assert_eq!(parse.1, files.len());
         assert_eq!(check.1, files.len(), "every playout checks legal");
+        ratios.push(check.0 / peer.0);
+    }
+    // One row of the README's table (scripts/bench.sh gathers them).
+    println!(
+        "row: | {rules} ({players} players) | {playout_rate:.0} | {ms_a_game:.3} ms | {:.2}x | {:.0}x |",
+        ratios[0], ratios[1]
+    );
+}
+
+/// `bench long FILE...`: the time to check each transcript, per event, repeated for at least
+/// half a second so short games are measured as well as long ones.
+fn per_event_cost(paths: &[String]) {
+    let mut checker = Checker::new(None);
+    for path in paths {
+        let text = std::fs::read_to_string(path).unwrap();
+        let events = text.lines().filter(|l| l.starts_with("  - ")).count();
+        let (mut runs, start) = (0u32, Instant::now());
+        while runs == 0 || start.elapsed().as_secs_f64() < 0.5 {
+            let report = checker.check_text(path, text.clone(), Path::new("."));
+            assert_eq!(report.verdict, shinpan::report::check::Verdict::Legal);
+            runs += 1;
+        }
+        let secs = start.elapsed().as_secs_f64() / f64::from(runs);
+        println!(
+            "{path}: {events} events, checked in {:.2} ms, {:.0} ns an event",
+            secs * 1e3,
+            secs * 1e9 / events as f64
+        );
     }
 }
 

@@ -83,6 +83,17 @@ pub fn transcript_json_for(rules: &str, variant: &[(String, Yaml)], prog: &Progr
     Json::Object(t)
 }
 
+/// `FILE:LINE: the line` of the `finish` a game ended at.
+fn ending_words(prog: &Program, offset: Option<usize>) -> String {
+    match offset {
+        Some(at) => {
+            let (place, line) = (prog.source.location(at), prog.source.line_at(at));
+            format!("{}: {}", place.unwrap_or_default(), line.unwrap_or_default())
+        }
+        None => "not finished (the event cap)".to_string(),
+    }
+}
+
 /// What a designer compares between variants, over many random games.
 #[derive(Default)]
 pub struct Stats {
@@ -97,6 +108,9 @@ pub struct Stats {
     pub actions: Vec<(String, usize)>,
     /// How often each game ended each way: at which `finish` (`FILE:LINE`), or not finished.
     pub endings: Vec<(String, usize)>,
+    /// Where in the rules text each ending is (`None`: not finished) and its index in
+    /// `endings`, so a game's ending is found without reading the text again.
+    ending_offsets: Vec<(Option<usize>, usize)>,
 }
 
 impl Stats {
@@ -124,16 +138,20 @@ impl Stats {
                 seat.2 += 1;
             }
         }
-        let ending = match &p.outcome.ended_at {
-            Some(at) => {
-                let (place, line) = (prog.source.location(at.start), prog.source.line_at(at.start));
-                format!("{}: {}", place.unwrap_or_default(), line.unwrap_or_default())
-            }
-            None => "not finished (the event cap)".to_string(),
-        };
-        match self.endings.iter_mut().find(|(e, _)| *e == ending) {
-            Some(found) => found.1 += 1,
-            None => self.endings.push((ending, 1)),
+        let offset = p.outcome.ended_at.as_ref().map(|at| at.start);
+        let known = self.ending_offsets.iter().find(|(o, _)| *o == offset).map(|(_, i)| *i);
+        let i = known.unwrap_or_else(|| {
+            // Two `finish` on one line are one ending.
+            let words = ending_words(prog, offset);
+            let i = self.endings.iter().position(|(e, _)| *e == words).unwrap_or_else(|| {
+                self.endings.push((words, 0));
+                self.endings.len() - 1
+            });
+            self.ending_offsets.push((offset, i));
+            i
+        });
+        if let Some(ending) = self.endings.get_mut(i) {
+            ending.1 += 1;
         }
     }
 

@@ -64,8 +64,19 @@ impl Value {
 impl Value {
     /// The work a value stands for: every value inside it, counted each time it is reached
     /// (a list shared a thousand times counts a thousand times), stopping past `cap`.
+    /// Never less than 1.
+    #[inline]
     pub fn weight(&self, cap: usize) -> usize {
-        // Most values are a scalar or a flat list or map: counted without a walk.
+        // Scalars are weighed where they are met: this is asked of every compared value.
+        match self {
+            Value::List(_) | Value::Map(_) => self.collection_weight(cap),
+            Value::Str(s) => 1 + s.len() / 16,
+            _ => 1,
+        }
+    }
+
+    fn collection_weight(&self, cap: usize) -> usize {
+        // Most lists and maps are flat: counted without a walk.
         let flat = |v: &Value| match v {
             Value::List(_) | Value::Map(_) => None,
             Value::Str(s) => Some(1 + s.len() / 16),

@@ -191,7 +191,13 @@ impl Machine<'_> {
                 return Err(self.spec_error(&x.span, message));
             }
             let cap = usize::try_from(self.fuel).unwrap_or(usize::MAX);
-            self.burn_n(l.weight(cap).min(r.weight(cap)), &x.span)?;
+            // Comparing costs the lighter side; a weight is never below 1, so a side that
+            // weighs 1 spares weighing the other.
+            let work = match l.weight(cap) {
+                1 => 1,
+                w => w.min(r.weight(cap)),
+            };
+            self.burn_n(work, &x.span)?;
         }
         match (op, &l, &r) {
             (BinOp::Eq, ..) => Ok(Value::Bool(l == r)),
@@ -709,33 +715,88 @@ fn first_duplicate(items: &[Value]) -> Option<Value> {
     items.iter().find(|v| !seen.insert(*v)).cloned()
 }
 
-/// Every choice of `k` items, in the order of the list.
+/// Every choice of `k` items, in the order of the list: index tuples in lexicographic order.
 fn combinations(items: &[Value], k: usize) -> Vec<Vec<Value>> {
-    if k == 0 {
-        return vec![vec![]];
-    }
+    let n = items.len();
+    let mut picked: Vec<usize> = (0..k).collect();
     let mut out = vec![];
-    for (i, head) in items.iter().enumerate() {
-        for mut tail in combinations(items.get(i + 1..).unwrap_or(&[]), k - 1) {
-            tail.insert(0, head.clone());
-            out.push(tail);
+    if k > n {
+        return out;
+    }
+    loop {
+        out.push(picked.iter().map(|&i| items[i].clone()).collect());
+        // The rightmost index that can still move right, moved, and those after it reset.
+        let Some(at) = (0..k).rev().find(|&j| picked[j] < n - k + j) else { return out };
+        picked[at] += 1;
+        for j in at + 1..k {
+            picked[j] = picked[j - 1] + 1;
         }
     }
-    out
 }
 
+/// Every order of the items (items at different places counted apart, as the rules list
+/// them): index orders in lexicographic order, each built once.
 fn permutations(items: &[Value]) -> Vec<Vec<Value>> {
-    if items.len() <= 1 {
-        return vec![items.to_vec()];
+    let mut order: Vec<usize> = (0..items.len()).collect();
+    let mut out = Vec::with_capacity((1..=items.len()).product());
+    loop {
+        out.push(order.iter().map(|&i| items[i].clone()).collect());
+        // The next order: the standard successor of an index sequence.
+        let Some(pivot) = (1..order.len()).rev().find(|&i| order[i - 1] < order[i]).map(|i| i - 1) else {
+            return out;
+        };
+        let Some(swap) = (pivot + 1..order.len()).rev().find(|&j| order[j] > order[pivot]) else { return out };
+        order.swap(pivot, swap);
+        order[pivot + 1..].reverse();
     }
-    let mut out = vec![];
-    for i in 0..items.len() {
-        let mut rest = items.to_vec();
-        let head = rest.remove(i);
-        for mut tail in permutations(&rest) {
-            tail.insert(0, head.clone());
-            out.push(tail);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The recursive definitions, written the obvious way.
+    fn permutations_by_definition(items: &[Value]) -> Vec<Vec<Value>> {
+        if items.len() <= 1 {
+            return vec![items.to_vec()];
+        }
+        let mut out = vec![];
+        for i in 0..items.len() {
+            let mut rest = items.to_vec();
+            let head = rest.remove(i);
+            for tail in permutations_by_definition(&rest) {
+                out.push([vec![head.clone()], tail].concat());
+            }
+        }
+        out
+    }
+
+    fn combinations_by_definition(items: &[Value], k: usize) -> Vec<Vec<Value>> {
+        if k == 0 {
+            return vec![vec![]];
+        }
+        let mut out = vec![];
+        for (i, head) in items.iter().enumerate() {
+            for tail in combinations_by_definition(&items[i + 1..], k - 1) {
+                out.push([vec![head.clone()], tail].concat());
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn permutations_and_combinations_in_the_order_of_their_definitions() {
+        for n in 0..=6 {
+            // Repeated items are told apart by their places, as the rules list them.
+            let items: Vec<Value> = (0..n).map(|i| Value::Int(i % 3)).collect();
+            assert_eq!(permutations(&items), permutations_by_definition(&items), "{n} items");
+            for k in 0..=n + 1 {
+                assert_eq!(
+                    combinations(&items, k as usize),
+                    combinations_by_definition(&items, k as usize),
+                    "{k} of {n}"
+                );
+            }
         }
     }
-    out
 }

@@ -121,8 +121,7 @@ impl<'p> Machine<'p> {
             }
             let items = self.list(coll, frame)?;
             if items.iter().all(|v| self.fits(shape, v)) {
-                let mut seen = std::collections::HashSet::with_capacity(items.len());
-                return Ok(items.iter().filter(|v| seen.insert(*v)).cloned().collect());
+                return Ok(distinct_in_order(&items));
             }
         }
         Ok(self.domain(shape)?.unwrap_or_default())
@@ -264,6 +263,24 @@ impl<'p> Machine<'p> {
         }
         Ok(Pick::Event(event))
     }
+}
+
+/// The items without repeats, in their order. A hand is short: comparing each item with the
+/// ones kept costs less than hashing it.
+fn distinct_in_order(items: &[Value]) -> Vec<Value> {
+    const HASHED_FROM: usize = 64;
+    let mut kept: Vec<Value> = Vec::with_capacity(items.len());
+    if items.len() < HASHED_FROM {
+        for v in items {
+            if !kept.contains(v) {
+                kept.push(v.clone());
+            }
+        }
+        return kept;
+    }
+    let mut seen = std::collections::HashSet::with_capacity(items.len());
+    kept.extend(items.iter().filter(|v| seen.insert(*v)).cloned());
+    kept
 }
 
 /// `require ARG in COLLECTION` as a branch's first check: only the collection's items can
