@@ -213,6 +213,9 @@ fn check_on_a_formatted_file_says_nothing_and_exits_0() {
     std::fs::write(&file, format_source(MESSY).unwrap()).unwrap();
     let (clean_code, clean_out, clean_err) = shinpan(&["fmt", "--check", path(&file)]);
     assert_eq!((clean_code, clean_out.as_str(), clean_err.as_str()), (0, "", ""));
+    // The shipped specs are formatted.
+    let (code, out, err) = shinpan(&["fmt", "--check", path(&root().join("specs"))]);
+    assert_eq!((code, out.as_str(), err.as_str()), (0, "", ""));
 }
 
 #[test]
