@@ -80,6 +80,16 @@ enum Command {
         #[arg(required = true)]
         paths: Vec<PathBuf>,
     },
+    /// Lay rules files out in the one canonical way (indentation, spacing, line breaks),
+    /// rewriting them in place; comments stay where they are
+    Fmt {
+        /// Rewrite nothing: print a diff for each file that would change, and exit 1 if one would
+        #[arg(long)]
+        check: bool,
+        /// Rules files, or directories searched for *.rules
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+    },
     /// List the built-in rules with their players, parameters (type, range, default) and rule
     /// ids; or one game's, or its rules file (`--source`)
     Rules {
@@ -212,6 +222,7 @@ fn run() -> u8 {
             check(format, setup, jobs, &paths)
         }
         Command::Lint { paths } => lint(&paths),
+        Command::Fmt { check, paths } => fmt(&paths, check),
         Command::Rules { name, source } => rules_command(name.as_deref(), source),
         Command::Explain { rule, rules } => explain_command(&rule, rules.as_deref()),
         Command::Replay { path, at, format, rules, all, html } => match html {
@@ -640,7 +651,8 @@ fn walk(dir: &Path, out: &mut Vec<Input>, keep: &dyn Fn(&Path) -> bool, seen: &m
     }
 }
 
-fn lint(paths: &[PathBuf]) -> u8 {
+/// The rules files given, and those in the directories given (*.rules), sorted.
+fn rules_inputs(paths: &[PathBuf]) -> Vec<Input> {
     let is_rules = |f: &Path| f.extension().is_some_and(|e| e == "rules");
     let mut seen = std::collections::HashSet::new();
     let mut inputs = vec![];
@@ -652,15 +664,22 @@ fn lint(paths: &[PathBuf]) -> u8 {
         }
     }
     inputs.sort_by(|a, b| a.path().cmp(b.path()));
+    inputs
+}
+
+fn read_rules_input(input: &Input) -> Result<String, String> {
+    match input {
+        Input::File(path) => shinpan::files::read_rules(path),
+        Input::Unreadable(_, _, why) => Err(why.clone()),
+        Input::Text { text, .. } => Ok(text.clone()),
+    }
+}
+
+fn lint(paths: &[PathBuf]) -> u8 {
     let mut worst = 0;
-    for input in &inputs {
+    for input in &rules_inputs(paths) {
         let f = input.path();
-        let text = match input {
-            Input::File(path) => shinpan::files::read_rules(path),
-            Input::Unreadable(_, _, why) => Err(why.clone()),
-            Input::Text { text, .. } => Ok(text.clone()),
-        };
-        let text = match text {
+        let text = match read_rules_input(input) {
             Ok(t) => t,
             Err(e) => {
                 eprintln!("shinpan: cannot read {}: {e}", f.display());
@@ -682,6 +701,48 @@ fn lint(paths: &[PathBuf]) -> u8 {
                 }
             }
             Err(_) => worst = 2,
+        }
+    }
+    worst
+}
+
+/// Formats each rules file in place, or (`--check`) prints the diff formatting would make:
+/// exit 1 when a file would change, 2 when one cannot be read, parsed or written; the other
+/// files are still handled.
+fn fmt(paths: &[PathBuf], check: bool) -> u8 {
+    let mut worst = 0;
+    for input in &rules_inputs(paths) {
+        let path = input.path();
+        let label = path.display().to_string();
+        let text = match read_rules_input(input) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("shinpan: cannot read {label}: {e}");
+                worst = 2;
+                continue;
+            }
+        };
+        let formatted = match shinpan::lang::fmt::format_source(&text) {
+            Ok(formatted) => formatted,
+            Err(diags) => {
+                let source = diag::source(&label, &text);
+                for d in diags {
+                    eprint!("{}", diag::render_fancy(&d.in_source(&source), std::io::stderr().is_terminal()));
+                }
+                worst = 2;
+                continue;
+            }
+        };
+        if formatted == text {
+            continue;
+        }
+        if check {
+            let diff = similar::TextDiff::from_lines(&text, &formatted);
+            say(&diff.unified_diff().header(&label, &label).to_string());
+            worst = worst.max(1);
+        } else if let Err(e) = std::fs::write(path, &formatted) {
+            eprintln!("shinpan: cannot write {label}: {}", shinpan::files::io_words(&e));
+            worst = 2;
         }
     }
     worst

@@ -169,9 +169,13 @@ fn explain_says_where_a_rule_is_checked() {
     assert!(out.contains("  stands: "), "{out}");
     let declared = &lines_with("hangover", "rule must-follow ")[0];
     assert!(out.contains(&format!("  declared at {declared}: rule must-follow")), "{out}");
+    // The check's `require` is on the line before its `else must-follow` (the formatter broke
+    // the long line there).
     let checks = lines_with("hangover", "else must-follow ");
     assert_eq!(checks.len(), 1);
-    assert!(out.contains(&format!("  checked at {}: require ", checks[0])), "{out}");
+    let (file, line) = checks[0].rsplit_once(':').unwrap();
+    let require_line = line.parse::<usize>().unwrap() - 1;
+    assert!(out.contains(&format!("  checked at {file}:{require_line}: require ")), "{out}");
     // Without --rules, every built-in game that has the rule; one that does not stand says so.
     let (_, all, _) = shinpan(&["explain", "must-follow"]);
     for game in ["bridge", "hangover", "torite-4to6"] {
