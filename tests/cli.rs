@@ -192,6 +192,14 @@ fn explain_says_where_a_rule_is_checked() {
     // A variant's rules come from the file that declares them.
     let (_, variant, _) = shinpan(&["explain", "center", "--rules", "fixtures/variants/center-second.rules"]);
     assert!(variant.contains("  declared at specs/torite-4to6.rules:"), "{variant}");
+    // ... and a rule of the variant's own file, at its line there (not counted from the parent's).
+    let dir = std::env::temp_dir().join(format!("shinpan-explain-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let own = dir.join("noted.rules");
+    std::fs::write(&own, "extends hangover\ngame hangover-noted\n\nrule noted \"a rule only this variant has\"\n").unwrap();
+    let (_, noted, _) = shinpan(&["explain", "noted", "--rules", own.to_str().unwrap()]);
+    assert!(noted.contains(&format!("  declared at {}:4: rule noted", own.display())), "{noted}");
+    std::fs::remove_dir_all(&dir).unwrap();
     // An unknown id is bad usage, with a did-you-mean.
     let (code, _, err) = shinpan(&["explain", "must-folow"]);
     assert_eq!(code, 64);
