@@ -316,10 +316,11 @@ impl Checker<'_> {
             T::List(item) => ((**item).clone(), T::Unknown),
             T::Map(k, v) => ((**k).clone(), (**v).clone()),
             T::Record(fields) => (T::Str, T::record_as_map(fields)),
+            T::Never => (T::Never, T::Never),
             _ => (T::Unknown, T::Unknown),
         };
         let decl = |t: &T| Some(Decl { t: None, gave: t.clone(), span: at.clone() });
-        let (first, second) = (first.taken(), second.taken());
+        let (first, second) = (first, second);
         self.set_local(slot, first.clone(), decl(&first));
         if let Some(s2) = slot2 {
             self.set_local(s2, second.clone(), decl(&second));
@@ -547,7 +548,7 @@ impl Checker<'_> {
                         codes::TYPE_MISMATCH,
                         format!("{lw} is never equal to {rw}: compare values of one kind"),
                     )
-                    .label(b.span.clone(), "here");
+                    .label(b.span.clone(), format!("this is {rw}"));
                     let d = self.compared_origin(d, a, &l);
                     let d = self.compared_origin(d, b, &r);
                     self.report(d);
@@ -649,14 +650,15 @@ impl Checker<'_> {
                 if !key.vague() && key != T::Int {
                     self.mismatch(i, format!("a list is indexed by an int, not {}", key.words()));
                 }
-                item.taken()
+                *item
             }
-            T::Map(_, v) => v.taken(),
+            T::Map(_, v) => *v,
             T::Record(fields) => match constant_text(i) {
                 Some(name) => T::field(&fields, &name).unwrap_or(T::Unknown),
                 None => T::Unknown,
             },
-            T::Unknown | T::Never => T::Unknown,
+            T::Unknown => T::Unknown,
+            T::Never => T::Never,
             other => {
                 self.mismatch(a, format!("only lists and maps can be indexed, not {}", other.words()));
                 T::Never
@@ -679,6 +681,7 @@ impl Checker<'_> {
                 self.mismatch(x, format!("{} has no field `{name}`", t.words()));
                 T::Never
             }
+            T::Never => T::Never,
             _ => T::Unknown,
         }
     }
@@ -726,7 +729,8 @@ impl Checker<'_> {
     fn builtin(&mut self, b: Builtin, args: &[X]) -> T {
         let first = args.first().map_or(T::Unknown, |a| self.expr(a));
         let item = match &first {
-            T::List(item) => (**item).clone().taken(),
+            T::List(item) => (**item).clone(),
+            T::Never => T::Never,
             _ => T::Unknown,
         };
         // A lambda's name stands for each item of the list it runs over.
@@ -760,6 +764,7 @@ impl Checker<'_> {
             Builtin::Keys => match first {
                 T::Map(k, _) => T::List(k),
                 T::Record(_) => T::list(T::Str),
+                T::Never => T::list(T::Never),
                 _ => T::list(T::Unknown),
             },
             Builtin::Values => match first {
@@ -768,17 +773,19 @@ impl Checker<'_> {
                     T::Map(_, v) => T::List(v),
                     _ => T::list(T::Unknown),
                 },
+                T::Never => T::list(T::Never),
                 _ => T::list(T::Unknown),
             },
             Builtin::Flatten => match item {
                 T::List(inner) => T::List(inner),
+                T::Never => T::list(T::Never),
                 _ => T::list(T::Unknown),
             },
             Builtin::Chunks | Builtin::Permutations | Builtin::Subsets | Builtin::Combinations => T::list(first),
             Builtin::Tally => T::map(T::Unknown, T::Int),
             Builtin::ZipMap => {
                 let value = match second {
-                    T::List(v) => (*v).taken(),
+                    T::List(v) => *v,
                     _ => T::Unknown,
                 };
                 T::map(item, value)

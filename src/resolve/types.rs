@@ -1,7 +1,8 @@
 //! The coarse types of the static check and how they combine. A type says what a value is
-//! whenever the rules hold one there; `Unknown` says nothing and is never an error, and
-//! `Never` is no value at all (an empty list's items, a helper that never returns, a variable
-//! not typed yet while the checker looks for a fixed point).
+//! whenever it is not null (null compares with anything, so it never makes a check wrong);
+//! `Unknown` says nothing and is never an error, and `Never` is null or no value at all
+//! (`null`, an empty list's items, a helper that never returns, a variable not typed yet
+//! while the checker looks for a fixed point).
 
 use std::rc::Rc;
 
@@ -57,12 +58,6 @@ impl T {
     /// Whether the type says nothing a check could hold against a value.
     pub fn vague(&self) -> bool {
         matches!(self, T::Unknown | T::Never)
-    }
-
-    /// The type of an item taken out of a value of this type: what an empty list holds is
-    /// read as null, so `Never` becomes `Unknown` there.
-    pub fn taken(self) -> T {
-        if self == T::Never { T::Unknown } else { self }
     }
 
     pub fn list(item: T) -> T {
@@ -256,7 +251,8 @@ pub(super) fn const_type(v: &Value) -> T {
         Value::Bool(_) => T::Bool,
         Value::Str(_) => T::Str,
         Value::Player(_) => T::Player,
-        Value::Card(_) | Value::Null | Value::Table | Value::Map(_) | Value::List(_) => T::Unknown,
+        Value::Null => T::Never,
+        Value::Card(_) | Value::Table | Value::Map(_) | Value::List(_) => T::Unknown,
         Value::Enum(e, _) => T::Enum(*e),
     }
 }
@@ -287,7 +283,6 @@ mod tests {
         let empty = T::list(T::Never);
         assert_eq!(join(&empty, &T::list(T::Card(0))), T::list(T::Card(0)));
         assert_eq!(combine(&empty, AssignOp::Add, &T::list(T::Int)), Some(T::list(T::Int)));
-        assert_eq!(T::Never.taken(), T::Unknown);
     }
 
     #[test]
