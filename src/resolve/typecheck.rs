@@ -22,6 +22,9 @@ use crate::span::Span;
 const MAX_ROUNDS: usize = 30;
 /// Rounds over one loop before its variables are forgotten.
 const MAX_LOOP_ROUNDS: usize = 12;
+/// Statements visited before loops stop going round (each loop inside a loop goes round
+/// each time the outer one does).
+const MAX_WORK: usize = 2_000_000;
 
 /// Where a local's type comes from: the declared type (`let`; none for loop names and
 /// branch arguments, which are not declared to keep theirs), the type the place gave, and
@@ -50,9 +53,8 @@ struct Checker<'p> {
     declared: Vec<T>,
     locals: Vec<T>,
     decls: Vec<Option<Decl>>,
-    /// Inside a loop (or a `choose`, which `again` repeats): the outermost one goes round
-    /// until its names settle, the inner ones once per round.
-    in_loop: bool,
+    /// Statements visited so far, against `MAX_WORK`.
+    work: usize,
     /// Learning only: the final round reports.
     quiet: bool,
     errors: Vec<Diag>,
@@ -64,16 +66,8 @@ pub fn check(prog: &Program) -> Vec<Diag> {
         fn_results: vec![T::Never; prog.fns.len()],
         proc_params: prog.procs.iter().map(|p| vec![T::Never; p.arity]).collect(),
     };
-    let mut c = Checker {
-        prog,
-        facts,
-        declared: vec![],
-        locals: vec![],
-        decls: vec![],
-        in_loop: false,
-        quiet: true,
-        errors: vec![],
-    };
+    let mut c =
+        Checker { prog, facts, declared: vec![], locals: vec![], decls: vec![], work: 0, quiet: true, errors: vec![] };
     let settled = (0..MAX_ROUNDS).any(|_| {
         let before = c.facts.clone();
         c.round();
@@ -206,6 +200,7 @@ impl Checker<'_> {
     }
 
     fn stmt(&mut self, s: &S) {
+        self.work += 1;
         match &s.s {
             St::Let(slot, x) => {
                 let t = self.expr(x);
@@ -250,16 +245,15 @@ impl Checker<'_> {
         }
     }
 
-    /// Runs a loop's body until its names' types settle (quietly), then once more as the
-    /// surrounding pass does. A loop inside a loop runs once a round: the outer one repeats.
+    /// Runs a loop's body until its names' types settle (quietly), then, when reporting,
+    /// once more to report. Past the work budget a loop's names are forgotten instead, so
+    /// that loops nested deep cannot make the check slow.
     fn repeat(&mut self, mut body: impl FnMut(&mut Self)) {
-        if self.in_loop {
-            body(self);
-            return;
-        }
-        self.in_loop = true;
         let quiet = std::mem::replace(&mut self.quiet, true);
         let settled = (0..MAX_LOOP_ROUNDS).any(|_| {
+            if self.work > MAX_WORK {
+                return false;
+            }
             let before = self.locals.clone();
             body(self);
             self.locals == before
@@ -268,8 +262,10 @@ impl Checker<'_> {
             self.locals.iter_mut().for_each(|t| *t = T::Unknown);
         }
         self.quiet = quiet;
-        body(self);
-        self.in_loop = false;
+        // A settled quiet round already left the loop's types where they are.
+        if !quiet || !settled {
+            body(self);
+        }
     }
 
     /// A procedure call: its arguments' types are what its parameters hold.
