@@ -258,6 +258,7 @@ pub(super) fn const_type(v: &Value) -> T {
 }
 
 #[cfg(test)]
+#[allow(clippy::panic, reason = "tests fail loudly")]
 mod tests {
     use super::*;
 
