@@ -8,6 +8,10 @@ pub const DUPLICATE: &str = "shinpan::spec::duplicate";
 pub const UNKNOWN_RULE: &str = "shinpan::spec::unknown-rule";
 pub const UNKNOWN_ACTION: &str = "shinpan::spec::unknown-action";
 pub const TYPE_MISMATCH: &str = "shinpan::spec::type-mismatch";
+/// `x += v`, `x -= v` or `x = v` with a value that does not fit what `x` holds.
+pub const ASSIGN_MISMATCH: &str = "shinpan::spec::assign-mismatch";
+/// A field that no record of that type has, or an attribute a card kind does not have.
+pub const UNKNOWN_FIELD: &str = "shinpan::spec::unknown-field";
 pub const ARITY: &str = "shinpan::spec::arity";
 pub const MISSING: &str = "shinpan::spec::missing";
 pub const MISPLACED: &str = "shinpan::spec::misplaced";

@@ -47,6 +47,19 @@ impl SourceMap {
         text.lines().nth(line).map(|l| l.trim().to_string())
     }
 
+    /// The rules text under a span (which lies in one file).
+    pub fn text(&self, span: &Span) -> Option<&str> {
+        let (start, source) = self.segments.iter().rev().find(|(s, _)| *s <= span.start)?;
+        source.inner().get(span.start - start..span.end.checked_sub(*start)?)
+    }
+
+    /// Whether two offsets into the rules text lie in the same file (a diagnostic's labels
+    /// must: an extension and its parent are two).
+    pub fn same_file(&self, a: usize, b: usize) -> bool {
+        let segment = |at: usize| self.segments.iter().rposition(|(s, _)| *s <= at);
+        segment(a) == segment(b)
+    }
+
     /// `FILE:LINE` of an offset into the rules text, the file being the one it came from.
     pub fn location(&self, offset: usize) -> Option<String> {
         let (start, source) = self.segments.iter().rev().find(|(s, _)| *s <= offset)?;

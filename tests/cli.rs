@@ -102,6 +102,21 @@ fn lint_reports_spec_errors() {
     assert!(out.contains("did you mean `hand`?"), "{out}");
 }
 
+/// Issue 14's Hangover variant added its bonus to a score as a list: lint says so, and
+/// `play` refuses the rules before a game starts rather than failing in the middle of one.
+#[test]
+fn lint_catches_a_list_added_to_an_int_in_a_variant() {
+    let variant = "fixtures/spec/assign-mismatch_2.rules";
+    let (code, out, _) = shinpan(&["lint", variant]);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("shinpan::spec::assign-mismatch"), "{out}");
+    assert!(out.contains("`+=` cannot add a list to `vp[w]`, which is an int"), "{out}");
+    assert!(out.contains("vp[w] += [bonus]"), "{out}");
+    let (code, played, err) = shinpan(&["play", "--rules", variant, "--players", "4", "--seed", "7"]);
+    assert_eq!((code, played.as_str()), (2, ""), "{err}");
+    assert!(err.contains("shinpan::spec::assign-mismatch") && !err.contains("runtime"), "{err}");
+}
+
 #[test]
 fn play_writes_a_legal_transcript() {
     let (code, out, _) = shinpan(&["play", "--rules", "hangover", "--players", "4", "--seed", "7"]);

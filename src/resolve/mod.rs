@@ -2,6 +2,7 @@
 //! before a game is run. Errors are diagnostics pointing into the rules file.
 
 pub mod typecheck;
+mod types;
 
 use std::collections::HashMap;
 use std::rc::Rc;

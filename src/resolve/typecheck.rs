@@ -1,124 +1,164 @@
-//! A coarse static type check of a compiled program: conditions are bools, arithmetic and
-//! ordering take ints, `+` and `-` join like with like, only lists and maps are indexed, and
-//! a card's attribute exists. What cannot be known stays unknown and is never an error.
+//! A static type check of a compiled program: conditions are bools, arithmetic and ordering
+//! take ints, `+` and `-` join like with like, only lists and maps are indexed, a card's
+//! attribute and a record's field exist, `==` compares values of one kind, and `x += v`,
+//! `x -= v` and `x = v` fit the variable. The types of variables, of `fn` results and of
+//! `proc` parameters flow through the program: the checker goes over it until nothing it
+//! learns changes any more (a fixed point), then once more to report. What cannot be known
+//! stays unknown and is never an error.
 
 use crate::codes;
 use crate::diag::Diag;
-use crate::lang::ast::BinOp;
+use crate::lang::ast::{AssignOp, BinOp};
 use crate::program::builtins::Builtin;
 use crate::program::value::Value;
-use crate::program::{Block, E, Part, Program, Shape, St, X};
+use crate::program::{Block, Branch, E, Part, Program, S, Slot, St, Target, X};
+use crate::resolve::types::{
+    Field, Key, T, assignable, at_path, combine, comparable, const_type, join, of_shape, store,
+};
+use crate::span::Span;
 
-#[derive(Clone, Debug, PartialEq)]
-enum T {
-    Unknown,
-    Int,
-    Bool,
-    Str,
-    Player,
-    Card(u16),
-    Enum(u16),
-    List(Box<T>),
-    Map(Box<T>, Box<T>),
+/// Rounds over the whole program before the checker gives up learning and forgets every
+/// variable's type; real rules settle in three or four.
+const MAX_ROUNDS: usize = 30;
+/// Rounds over one loop before its variables are forgotten.
+const MAX_LOOP_ROUNDS: usize = 12;
+/// Statements visited before loops stop going round (each loop inside a loop goes round
+/// each time the outer one does).
+const MAX_WORK: usize = 2_000_000;
+
+/// Where a local's type comes from: the declared type (`let`; none for loop names and
+/// branch arguments, which are not declared to keep theirs), the type the place gave, and
+/// the place.
+#[derive(Clone, Debug)]
+struct Decl {
+    t: Option<T>,
+    gave: T,
+    span: Span,
 }
 
-impl T {
-    fn words(&self) -> &'static str {
-        match self {
-            T::Unknown => "a value",
-            T::Int => "an int",
-            T::Bool => "a bool",
-            T::Str => "a string",
-            T::Player => "a player",
-            T::Card(_) => "a card",
-            T::Enum(_) => "an enum value",
-            T::List(_) => "a list",
-            T::Map(..) => "a map",
-        }
-    }
+/// What the checker learns across the program; it only grows, until it settles.
+#[derive(Clone, Debug, PartialEq)]
+struct Facts {
+    /// Every type each variable's value takes.
+    vars: Vec<T>,
+    fn_results: Vec<T>,
+    /// Every type the arguments of each `proc` (and `check`) take at its calls.
+    proc_params: Vec<Vec<T>>,
 }
 
 struct Checker<'p> {
     prog: &'p Program,
-    globals: Vec<T>,
+    facts: Facts,
+    /// Each variable's type as its declaration gives it.
+    declared: Vec<T>,
     locals: Vec<T>,
+    decls: Vec<Option<Decl>>,
+    /// Statements visited so far, against `MAX_WORK`.
+    work: usize,
+    /// Learning only: the final round reports.
+    quiet: bool,
     errors: Vec<Diag>,
 }
 
-/// Whether values of these types can be equal; unknown types, lists and maps are let through
-/// (the interpreter refuses what is left when it runs).
-fn comparable(l: &T, r: &T) -> bool {
-    match (l, r) {
-        (T::Unknown | T::List(_) | T::Map(..), _) | (_, T::Unknown | T::List(_) | T::Map(..)) => true,
-        (T::Card(a), T::Card(b)) | (T::Enum(a), T::Enum(b)) => a == b,
-        _ => std::mem::discriminant(l) == std::mem::discriminant(r),
-    }
-}
-
 pub fn check(prog: &Program) -> Vec<Diag> {
-    let mut c = Checker { prog, globals: vec![], locals: vec![], errors: vec![] };
-    c.globals = prog
-        .vars
-        .iter()
-        .map(|v| {
-            let t = c.expr(&v.init);
-            if v.per_player { T::Map(Box::new(T::Player), Box::new(t)) } else { widen(t) }
-        })
-        .collect();
-    for f in &prog.fns {
-        c.locals = vec![T::Unknown; f.locals];
-        c.expr(&f.body);
+    let facts = Facts {
+        vars: vec![T::Never; prog.vars.len()],
+        fn_results: vec![T::Never; prog.fns.len()],
+        proc_params: prog.procs.iter().map(|p| vec![T::Never; p.arity]).collect(),
+    };
+    let mut c =
+        Checker { prog, facts, declared: vec![], locals: vec![], decls: vec![], work: 0, quiet: true, errors: vec![] };
+    let settled = (0..MAX_ROUNDS).any(|_| {
+        let before = c.facts.clone();
+        c.round();
+        c.facts == before
+    });
+    if !settled {
+        c.forget_all();
     }
-    for p in &prog.procs {
-        c.locals = vec![T::Unknown; p.locals];
-        c.block(&p.body);
-    }
-    c.locals = vec![];
-    for b in &prog.always {
-        c.branch(b);
-    }
-    for d in &prog.dues {
-        c.locals = vec![T::Unknown; d.locals];
-        c.want(&d.cond, T::Bool);
-    }
-    c.expr(&prog.scores);
-    c.expr(&prog.winners);
-    c.block(&prog.flow);
+    c.quiet = false;
+    c.round();
     c.errors
 }
 
-/// A variable's initial value says little about later ones when it is empty or null.
-fn widen(t: T) -> T {
-    match t {
-        T::List(_) => T::List(Box::new(T::Unknown)),
-        T::Map(..) => T::Map(Box::new(T::Unknown), Box::new(T::Unknown)),
-        other => other,
-    }
-}
-
-fn of_shape(s: &Shape) -> T {
-    match s {
-        Shape::Int(..) => T::Int,
-        Shape::Bool => T::Bool,
-        Shape::Str | Shape::Literal(_) | Shape::File => T::Str,
-        Shape::Player => T::Player,
-        Shape::Card(k) => T::Card(*k),
-        Shape::Enum(e) => T::Enum(*e),
-        Shape::List(_, item, _) => T::List(Box::new(of_shape(item))),
-        Shape::Map(k, v, _) => T::Map(Box::new(of_shape(k)), Box::new(of_shape(v))),
-        Shape::Record(_) => T::Map(Box::new(T::Str), Box::new(T::Unknown)),
-        Shape::NonEmpty(inner) => of_shape(inner),
-        Shape::Null | Shape::Union(_) => T::Unknown,
-    }
-}
-
 impl Checker<'_> {
-    fn set_local(&mut self, slot: u16, t: T) {
+    /// One pass over every part of the program, learning and (unless quiet) reporting.
+    fn round(&mut self) {
+        let prog = self.prog;
+        self.declared = prog
+            .vars
+            .iter()
+            .map(|v| {
+                self.frame(0);
+                let t = self.expr(&v.init);
+                if v.per_player { T::map(T::Player, t) } else { t }
+            })
+            .collect();
+        for (g, t) in self.declared.clone().iter().enumerate() {
+            self.learn_var(g, t);
+        }
+        for (i, f) in prog.fns.iter().enumerate() {
+            self.frame(f.locals);
+            let t = self.expr(&f.body);
+            if let Some(known) = self.facts.fn_results.get_mut(i) {
+                *known = join(known, &t);
+            }
+        }
+        for (i, p) in prog.procs.iter().enumerate() {
+            self.frame(p.locals);
+            for (slot, t) in self.facts.proc_params.get(i).cloned().unwrap_or_default().into_iter().enumerate() {
+                self.set_local(slot as Slot, t, None);
+            }
+            self.block(&p.body);
+        }
+        for b in &prog.always {
+            self.frame(prog.always_locals);
+            self.branch(b);
+        }
+        for d in &prog.dues {
+            self.frame(d.locals);
+            self.want(&d.cond, T::Bool);
+        }
+        self.frame(0);
+        self.expr(&prog.scores);
+        self.expr(&prog.winners);
+        self.frame(prog.flow_locals);
+        self.block(&prog.flow);
+    }
+
+    /// What is left when the program does not settle: nothing is known about variables.
+    fn forget_all(&mut self) {
+        let f = &mut self.facts;
+        f.vars.iter_mut().chain(f.fn_results.iter_mut()).chain(f.proc_params.iter_mut().flatten()).for_each(|t| {
+            *t = T::Unknown;
+        });
+    }
+
+    fn frame(&mut self, locals: usize) {
+        self.locals = vec![T::Unknown; locals];
+        self.decls = vec![None; locals];
+    }
+
+    fn learn_var(&mut self, g: usize, t: &T) {
+        if let Some(known) = self.facts.vars.get_mut(g) {
+            *known = join(known, t);
+        }
+    }
+
+    fn report(&mut self, d: Diag) {
+        if !self.quiet {
+            self.errors.push(d);
+        }
+    }
+
+    fn set_local(&mut self, slot: Slot, t: T, decl: Option<Decl>) {
         let i = slot as usize;
         if i >= self.locals.len() {
             self.locals.resize(i + 1, T::Unknown);
+            self.decls.resize(i + 1, None);
         }
         self.locals[i] = t;
+        self.decls[i] = decl;
     }
 
     fn want(&mut self, x: &X, want: T) {
@@ -128,8 +168,8 @@ impl Checker<'_> {
 
     /// Reports `x`, already typed as `got`, unless it may be a `want`.
     fn expect(&mut self, x: &X, got: T, want: T) {
-        if got != T::Unknown && got != want {
-            self.errors.push(
+        if !got.vague() && got != want {
+            self.report(
                 Diag::new(codes::TYPE_MISMATCH, format!("expected {}, found {}", want.words(), got.words()))
                     .label(x.span.clone(), format!("this is {}", got.words())),
             );
@@ -139,71 +179,113 @@ impl Checker<'_> {
     /// A type in words, with the name of its enum.
     fn named(&self, t: &T) -> String {
         match t {
-            T::Enum(e) => format!("a `{}` value", self.prog.enums[*e as usize].name),
+            T::Enum(e) => {
+                self.prog.enums.get(*e as usize).map_or("an enum value".into(), |e| format!("a `{}` value", e.name))
+            }
             T::Card(k) => self.prog.kinds.get(*k as usize).map_or("a card".into(), |k| format!("a {}", k.noun())),
             other => other.words().to_string(),
         }
     }
 
     fn mismatch(&mut self, x: &X, message: String) {
-        self.errors.push(Diag::new(codes::TYPE_MISMATCH, message).label(x.span.clone(), "here"));
+        self.report(Diag::new(codes::TYPE_MISMATCH, message).label(x.span.clone(), "here"));
     }
+
+    // ------------------------------------------------------------ statements
 
     fn block(&mut self, b: &Block) {
         for s in b {
-            match &s.s {
-                St::Let(slot, x) => {
-                    let t = self.expr(x);
-                    self.set_local(*slot, widen(t));
+            self.stmt(s);
+        }
+    }
+
+    fn stmt(&mut self, s: &S) {
+        self.work += 1;
+        match &s.s {
+            St::Let(slot, x) => {
+                let t = self.expr(x);
+                let decl = Decl { t: Some(t.clone()), gave: t.clone(), span: x.span.clone() };
+                self.set_local(*slot, t, Some(decl));
+            }
+            St::Require { cond, message, cost, .. } => {
+                self.want(cond, T::Bool);
+                self.parts(message);
+                self.block(cost);
+            }
+            St::Note(text) => self.parts(text),
+            St::If(c, a, b) => {
+                self.want(c, T::Bool);
+                self.block(a);
+                self.block(b);
+            }
+            St::For { slot, slot2, coll, body } => {
+                let items = self.expr(coll);
+                self.repeat(|c| {
+                    c.bind_items(*slot, *slot2, &items, &coll.span);
+                    c.block(body);
+                });
+            }
+            St::While(cond, body) => self.repeat(|c| {
+                c.want(cond, T::Bool);
+                c.block(body);
+            }),
+            St::Loop(body) => self.repeat(|c| c.block(body)),
+            St::Choose(choose) => self.repeat(|c| {
+                choose.branches.iter().for_each(|b| c.branch(b));
+                if let Some(g) = &choose.optional_while {
+                    c.want(g, T::Bool);
                 }
-                St::Require { cond, message, cost, .. } => {
-                    self.want(cond, T::Bool);
-                    self.parts(message);
-                    self.block(cost);
+                if let Some(o) = &choose.otherwise {
+                    c.block(o);
                 }
-                St::Note(text) => self.parts(text),
-                St::If(c, a, b) => {
-                    self.want(c, T::Bool);
-                    self.block(a);
-                    self.block(b);
-                }
-                St::For { slot, slot2, coll, body } => {
-                    self.bind_items(*slot, *slot2, coll);
-                    self.block(body);
-                }
-                St::While(c, body) => {
-                    self.want(c, T::Bool);
-                    self.block(body);
-                }
-                St::Loop(body) => self.block(body),
-                St::Choose(c) => {
-                    c.branches.iter().for_each(|b| self.branch(b));
-                    if let Some(g) = &c.optional_while {
-                        self.want(g, T::Bool);
-                    }
-                    if let Some(o) = &c.otherwise {
-                        self.block(o);
-                    }
-                }
-                St::Assign { path, value, .. } => {
-                    path.iter().for_each(|k| {
-                        self.expr(k);
-                    });
-                    self.expr(value);
-                }
-                St::Call(_, args) => args.iter().for_each(|a| {
-                    self.expr(a);
-                }),
-                St::Break | St::Continue | St::Again | St::Finish(_) | St::Settle | St::Open(_) => {}
+            }),
+            St::Assign { target, path, op, value } => self.assign(s, *target, path, *op, value),
+            St::Call(p, args) => self.call(*p, args),
+            St::Break | St::Continue | St::Again | St::Finish(_) | St::Settle | St::Open(_) => {}
+        }
+    }
+
+    /// Runs a loop's body until its names' types settle (quietly), then, when reporting,
+    /// once more to report. Past the work budget a loop's names are forgotten instead, so
+    /// that loops nested deep cannot make the check slow.
+    fn repeat(&mut self, mut body: impl FnMut(&mut Self)) {
+        let quiet = std::mem::replace(&mut self.quiet, true);
+        let settled = (0..MAX_LOOP_ROUNDS).any(|_| {
+            if self.work > MAX_WORK {
+                return false;
+            }
+            let before = self.locals.clone();
+            body(self);
+            self.locals == before
+        });
+        if !settled {
+            self.locals.iter_mut().for_each(|t| *t = T::Unknown);
+        }
+        self.quiet = quiet;
+        // A settled quiet round already left the loop's types where they are.
+        if !quiet || !settled {
+            body(self);
+        }
+    }
+
+    /// A procedure call: its arguments' types are what its parameters hold.
+    fn call(&mut self, p: u16, args: &[X]) {
+        let types: Vec<T> = args.iter().map(|a| self.expr(a)).collect();
+        if let Some(params) = self.facts.proc_params.get_mut(p as usize) {
+            for (param, t) in params.iter_mut().zip(&types) {
+                *param = join(param, t);
             }
         }
     }
 
-    fn branch(&mut self, b: &crate::program::Branch) {
+    fn branch(&mut self, b: &Branch) {
         self.expr(&b.actors);
-        self.set_local(b.arg, of_shape(&self.prog.actions[b.action as usize].shape));
+        let action = self.prog.actions.get(b.action as usize);
+        let arg = action.map_or(T::Unknown, |a| of_shape(&a.shape));
+        let decl = action.map(|a| Decl { t: None, gave: arg.clone(), span: a.span.clone() });
+        self.set_local(b.arg, arg, decl);
         if let Some(slot) = b.actor {
-            self.set_local(slot, T::Unknown);
+            self.set_local(slot, T::Unknown, None);
         }
         if let Some(g) = &b.guard {
             self.want(g, T::Bool);
@@ -224,59 +306,181 @@ impl Checker<'_> {
     }
 
     /// Binds loop names: item (or index and item) of a list, key (and value) of a map.
-    fn bind_items(&mut self, slot: u16, slot2: Option<u16>, coll: &X) {
-        let (first, second) = match self.expr(coll) {
-            T::List(item) if slot2.is_some() => (T::Int, *item),
-            T::List(item) => (*item, T::Unknown),
-            T::Map(k, v) => (*k, *v),
+    fn bind_items(&mut self, slot: Slot, slot2: Option<Slot>, coll: &T, at: &Span) {
+        let (first, second) = match coll {
+            T::List(item) if slot2.is_some() => (T::Int, (**item).clone()),
+            T::List(item) => ((**item).clone(), T::Unknown),
+            T::Map(k, v) => ((**k).clone(), (**v).clone()),
+            T::Record(fields) => (T::Str, T::record_as_map(fields)),
+            T::Never => (T::Never, T::Never),
             _ => (T::Unknown, T::Unknown),
         };
-        self.set_local(slot, first);
+        let decl = |t: &T| Some(Decl { t: None, gave: t.clone(), span: at.clone() });
+        let (first, second) = (first, second);
+        self.set_local(slot, first.clone(), decl(&first));
         if let Some(s2) = slot2 {
-            self.set_local(s2, second);
+            self.set_local(s2, second.clone(), decl(&second));
         }
     }
+
+    // ------------------------------------------------------------ assignments
+
+    fn assign(&mut self, s: &S, target: Target, path: &[X], op: AssignOp, value: &X) {
+        let keys: Vec<Key> = path.iter().map(|k| Key { t: self.expr(k), name: constant_text(k) }).collect();
+        let v = self.expr(value);
+        let (current, declared, origin) = match target {
+            Target::Global(g) => {
+                let g = g as usize;
+                let init = self.prog.vars.get(g).map(|var| var.init.span.clone());
+                (self.facts.vars.get(g).cloned(), self.declared.get(g).cloned(), init)
+            }
+            Target::Local(slot) => {
+                let decl = self.decls.get(slot as usize).cloned().flatten();
+                let declared = decl.as_ref().and_then(|d| d.t.clone());
+                (self.locals.get(slot as usize).cloned(), declared, decl.map(|d| d.span))
+            }
+        };
+        let current = current.unwrap_or(T::Unknown);
+        let declared = declared.map(|d| at_path(&d, &keys));
+        let slot = at_path(&current, &keys);
+        // The declaration is shown only where it gave the type the check holds against.
+        let origin = origin.filter(|_| op == AssignOp::Set || declared.as_ref() == Some(&slot));
+        let place = Place { stmt: s, value, origin };
+        let fits = if op == AssignOp::Set {
+            declared.is_none_or(|d| self.fits_declared(&place, &d, &v))
+        } else {
+            self.combines(&place, op, &slot, &v)
+        };
+        // A refused assignment leaves nothing: its error stands where it is.
+        if !fits {
+            return;
+        }
+        let after = join(&current, &store(&current, &keys, op, &v));
+        match target {
+            Target::Global(g) => self.learn_var(g as usize, &after),
+            Target::Local(slot) => {
+                if let Some(t) = self.locals.get_mut(slot as usize) {
+                    *t = after;
+                }
+            }
+        }
+    }
+
+    /// `x = v` where `x` is declared as `declared`: a value of another kind is refused.
+    fn fits_declared(&mut self, place: &Place, declared: &T, v: &T) -> bool {
+        if assignable(declared, v) {
+            return true;
+        }
+        let at = self.place_text(place);
+        let (had, got) = (self.named(declared), self.named(v));
+        let d = Diag::new(codes::ASSIGN_MISMATCH, format!("`{at}` is {had}, so it cannot be set to {got}"))
+            .label(place.value.span.clone(), format!("this is {got}"));
+        let d = self.with_origin(d, place, format!("this makes `{at}` {had}"));
+        self.report(
+            d.help(format!("a variable keeps the kind of value it is declared with: use another one for {got}")),
+        );
+        false
+    }
+
+    /// `x += v` and `x -= v`: ints with ints, lists with lists.
+    fn combines(&mut self, place: &Place, op: AssignOp, slot: &T, v: &T) -> bool {
+        if combine(slot, op, v).is_some() {
+            return true;
+        }
+        let at = self.place_text(place);
+        let (had, got) = (self.named(slot), self.named(v));
+        let (sign, verb, prep) = if op == AssignOp::Add { ("+=", "add", "to") } else { ("-=", "take", "from") };
+        let message = if v.vague() {
+            format!("`{sign}` cannot {verb} anything {prep} `{at}`, which is {had}")
+        } else {
+            format!("`{sign}` cannot {verb} {got} {prep} `{at}`, which is {had}")
+        };
+        let help = match slot {
+            T::Int => format!("`{sign}` on an int takes an int (`sum(...)` adds up a list of ints)"),
+            T::List(_) => {
+                let item = self.text(&place.value.span).unwrap_or_else(|| "item".into());
+                format!("`{sign}` on a list takes a list: `{at} {sign} [{item}]` for one item")
+            }
+            T::Str => format!("`+=` and `-=` work on ints and lists: `{at} = {at} ++ ...` adds to a string"),
+            _ => format!("`+=` and `-=` work on ints and lists: `{at} = ...` replaces {had}"),
+        };
+        let d = Diag::new(codes::ASSIGN_MISMATCH, message).label(place.value.span.clone(), format!("this is {got}"));
+        let d = self.with_origin(d, place, format!("this makes `{at}` {had}"));
+        self.report(d.help(help));
+        false
+    }
+
+    /// The place an assignment writes, as written (`vp[w]`).
+    fn place_text(&self, place: &Place) -> String {
+        let whole = place.stmt.span.start..place.value.span.start;
+        let text = self.text(&whole).unwrap_or_default();
+        let text = text.trim_end();
+        let text = text.strip_suffix("+=").or(text.strip_suffix("-=")).or(text.strip_suffix('=')).unwrap_or(text);
+        let text = text.trim();
+        if text.is_empty() { "this variable".into() } else { text.to_string() }
+    }
+
+    fn text(&self, span: &Span) -> Option<String> {
+        self.prog.source.text(span).map(|t| t.split_whitespace().collect::<Vec<_>>().join(" "))
+    }
+
+    /// Adds a label on the declaration that gave a type, when it is in the same file.
+    fn with_origin(&self, d: Diag, place: &Place, text: String) -> Diag {
+        match &place.origin {
+            Some(o) if self.prog.source.same_file(o.start, place.value.span.start) => d.label(o.clone(), text),
+            _ => d,
+        }
+    }
+
+    // ------------------------------------------------------------ expressions
 
     fn expr(&mut self, x: &X) -> T {
         match &x.e {
             E::Const(v) => const_type(v),
             E::Local(s) => self.locals.get(*s as usize).cloned().unwrap_or(T::Unknown),
-            E::Global(g) => self.globals.get(*g as usize).cloned().unwrap_or(T::Unknown),
+            E::Global(g) => self.facts.vars.get(*g as usize).cloned().unwrap_or(T::Unknown),
             E::Param(p) => self.prog.params.get(*p as usize).map_or(T::Unknown, |p| of_shape(&p.shape)),
-            E::Players => T::List(Box::new(T::Player)),
+            E::Players => T::list(T::Player),
             E::EventsTaken => T::Int,
-            E::AllCards(k) => T::List(Box::new(T::Card(*k))),
-            E::AllVariants(e) => T::List(Box::new(T::Enum(*e))),
+            E::AllCards(k) => T::list(T::Card(*k)),
+            E::AllVariants(e) => T::list(T::Enum(*e)),
             E::Template(parts) => {
                 self.parts(parts);
                 T::Str
             }
             E::List(items) => {
                 let types: Vec<T> = items.iter().map(|i| self.expr(i)).collect();
-                T::List(Box::new(same(&types)))
+                T::list(types.iter().fold(T::Never, |acc, t| join(&acc, t)))
             }
             E::Record(fields) => {
-                fields.iter().for_each(|(_, v)| {
-                    self.expr(v);
-                });
-                T::Map(Box::new(T::Str), Box::new(T::Unknown))
+                let fields = fields
+                    .iter()
+                    .map(|(k, v)| (k, self.expr(v)))
+                    .filter_map(|(k, t)| match k {
+                        Value::Str(name) => Some(Field { name: name.clone(), t, always: true }),
+                        _ => None,
+                    })
+                    .collect();
+                crate::resolve::types::record(fields)
             }
             E::Comprehension { body, slot, slot2, coll, cond } => {
-                self.bind_items(*slot, *slot2, coll);
+                let items = self.expr(coll);
+                self.bind_items(*slot, *slot2, &items, &coll.span);
                 if let Some(c) = cond {
                     self.want(c, T::Bool);
                 }
-                T::List(Box::new(self.expr(body)))
+                T::list(self.expr(body))
             }
             E::Quantifier { slot, coll, body, .. } => {
-                self.bind_items(*slot, None, coll);
+                let items = self.expr(coll);
+                self.bind_items(*slot, None, &items, &coll.span);
                 self.want(body, T::Bool);
                 T::Bool
             }
             E::If(c, a, b) => {
                 self.want(c, T::Bool);
                 let (a, b) = (self.expr(a), self.expr(b));
-                if a == b { a } else { T::Unknown }
+                join(&a, &b)
             }
             E::Not(a) => {
                 self.want(a, T::Bool);
@@ -295,11 +499,11 @@ impl Checker<'_> {
                 self.expr(a)
             }
             E::Field(a, name, _) => self.field(a, name, x),
-            E::CallFn(_, args) => {
+            E::CallFn(f, args) => {
                 args.iter().for_each(|a| {
                     self.expr(a);
                 });
-                T::Unknown
+                self.facts.fn_results.get(*f as usize).cloned().unwrap_or(T::Unknown)
             }
             E::Builtin(b, args) => self.builtin(*b, args),
             E::Lambda(_, body) => self.expr(body),
@@ -313,26 +517,9 @@ impl Checker<'_> {
                 self.want(b, T::Bool);
                 T::Bool
             }
-            // Ints compare by value; values of one enum by their order in its declaration.
             BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
                 let (l, r) = (self.expr(a), self.expr(b));
-                match (&l, &r) {
-                    (T::Enum(p), T::Enum(q)) if p == q => {}
-                    (T::Enum(_), T::Unknown) | (T::Unknown, T::Enum(_)) => {}
-                    (T::Enum(_), _) | (_, T::Enum(_)) => {
-                        let message = format!(
-                            "{} and {} cannot be ordered: only values of one enum compare",
-                            self.named(&l),
-                            self.named(&r)
-                        );
-                        self.mismatch(a, message);
-                    }
-                    _ => {
-                        for (x, t) in [(a, l), (b, r)] {
-                            self.expect(x, t, T::Int);
-                        }
-                    }
-                }
+                self.ordered(a, b, l, r);
                 T::Bool
             }
             BinOp::Mul | BinOp::Div | BinOp::Rem => {
@@ -342,21 +529,7 @@ impl Checker<'_> {
             }
             BinOp::Add | BinOp::Sub => {
                 let (l, r) = (self.expr(a), self.expr(b));
-                match (&l, &r) {
-                    (T::Int, T::Int) => T::Int,
-                    (T::List(_), T::List(_)) => widen(l),
-                    (T::Unknown, other) | (other, T::Unknown) => match other {
-                        T::Int => T::Int,
-                        T::List(_) => T::List(Box::new(T::Unknown)),
-                        _ => T::Unknown,
-                    },
-                    _ => {
-                        let message =
-                            format!("`+` and `-` join two ints or two lists, not {} and {}", l.words(), r.words());
-                        self.mismatch(b, message);
-                        T::Unknown
-                    }
-                }
+                self.add(op, b, l, r)
             }
             BinOp::Concat => {
                 self.expr(a);
@@ -366,8 +539,15 @@ impl Checker<'_> {
             BinOp::Eq | BinOp::Ne => {
                 let (l, r) = (self.expr(a), self.expr(b));
                 if !comparable(&l, &r) {
-                    let (l, r) = (self.kind_words(&l), self.kind_words(&r));
-                    self.mismatch(b, format!("{l} is never equal to {r}: compare values of one kind"));
+                    let (lw, rw) = (self.kind_words(&l), self.kind_words(&r));
+                    let d = Diag::new(
+                        codes::TYPE_MISMATCH,
+                        format!("{lw} is never equal to {rw}: compare values of one kind"),
+                    )
+                    .label(b.span.clone(), format!("this is {rw}"));
+                    let d = self.compared_origin(d, a, &l);
+                    let d = self.compared_origin(d, b, &r);
+                    self.report(d);
                 }
                 T::Bool
             }
@@ -376,6 +556,75 @@ impl Checker<'_> {
                 self.expr(b);
                 T::Bool
             }
+        }
+    }
+
+    /// Ints compare by value; values of one enum by their order in its declaration.
+    fn ordered(&mut self, a: &X, b: &X, l: T, r: T) {
+        match (&l, &r) {
+            (T::Enum(p), T::Enum(q)) if p == q => {}
+            (T::Enum(_), t) | (t, T::Enum(_)) if t.vague() => {}
+            (T::Enum(_), _) | (_, T::Enum(_)) => {
+                let message = format!(
+                    "{} and {} cannot be ordered: only values of one enum compare",
+                    self.named(&l),
+                    self.named(&r)
+                );
+                self.mismatch(a, message);
+            }
+            _ => {
+                for (x, t) in [(a, l), (b, r)] {
+                    self.expect(x, t, T::Int);
+                }
+            }
+        }
+    }
+
+    fn add(&mut self, op: BinOp, b: &X, l: T, r: T) -> T {
+        match (&l, &r) {
+            (T::Int, T::Int) => T::Int,
+            (T::List(p), T::List(q)) if op == BinOp::Add => T::list(join(p, q)),
+            (T::List(_), T::List(_)) => l,
+            (T::Never, _) | (_, T::Never) => T::Never,
+            (v, other) | (other, v) if v.vague() => match other {
+                T::Int => T::Int,
+                T::List(_) => T::list(T::Unknown),
+                _ => T::Unknown,
+            },
+            _ => {
+                let message = format!("`+` and `-` join two ints or two lists, not {} and {}", l.words(), r.words());
+                self.mismatch(b, message);
+                // Refused when it runs: no value comes of it.
+                T::Never
+            }
+        }
+    }
+
+    /// Labels where a compared variable got its type, when that is in the same file.
+    fn compared_origin(&self, d: Diag, x: &X, t: &T) -> Diag {
+        let Some(origin) = self.origin(x) else { return d };
+        if !self.prog.source.same_file(origin.start, x.span.start) || t.vague() {
+            return d;
+        }
+        let name = self.text(&x.span).unwrap_or_default();
+        d.label(origin, format!("this makes `{name}` {}", self.named(t)))
+    }
+
+    /// The declaration that gave a variable (or a part of one) its type, if nothing
+    /// assigned later changed that type.
+    fn origin(&self, x: &X) -> Option<Span> {
+        match &x.e {
+            E::Local(s) => {
+                let decl = self.decls.get(*s as usize).cloned().flatten()?;
+                (self.locals.get(*s as usize) == Some(&decl.gave)).then_some(decl.span)
+            }
+            E::Global(g) => {
+                let g = *g as usize;
+                let unchanged = self.declared.get(g).is_some_and(|d| self.facts.vars.get(g) == Some(d));
+                self.prog.vars.get(g).filter(|_| unchanged).map(|v| v.init.span.clone())
+            }
+            E::Index(base, _) | E::Field(base, ..) => self.origin(base),
+            _ => None,
         }
     }
 
@@ -394,16 +643,21 @@ impl Checker<'_> {
         let key = self.expr(i);
         match base {
             T::List(item) => {
-                if key != T::Unknown && key != T::Int {
+                if !key.vague() && key != T::Int {
                     self.mismatch(i, format!("a list is indexed by an int, not {}", key.words()));
                 }
                 *item
             }
             T::Map(_, v) => *v,
+            T::Record(fields) => match constant_text(i) {
+                Some(name) => T::field(&fields, &name).unwrap_or(T::Unknown),
+                None => T::Unknown,
+            },
             T::Unknown => T::Unknown,
+            T::Never => T::Never,
             other => {
                 self.mismatch(a, format!("only lists and maps can be indexed, not {}", other.words()));
-                T::Unknown
+                T::Never
             }
         }
     }
@@ -411,50 +665,88 @@ impl Checker<'_> {
     fn field(&mut self, a: &X, name: &Value, x: &X) -> T {
         let Value::Str(name) = name else { return T::Unknown };
         match self.expr(a) {
-            T::Card(k) => {
-                let kind = &self.prog.kinds[k as usize];
-                if &**name == "code" {
-                    return T::Str;
+            T::Card(k) => self.attribute(k, name, x),
+            T::Record(fields) => match T::field(&fields, name) {
+                Some(t) => t,
+                None => {
+                    self.no_field(&fields, name, a, x);
+                    T::Unknown
                 }
-                match kind.fields.iter().position(|f| f == &**name) {
-                    Some(i) => kind.shapes.get(i).map_or(T::Unknown, of_shape),
-                    None => {
-                        let mut d = Diag::new(
-                            codes::TYPE_MISMATCH,
-                            format!("{}s of `{}` have no attribute `{name}`", kind.noun(), kind.name),
-                        )
-                        .label(x.span.clone(), "no such attribute");
-                        let names = kind.fields.iter().map(String::as_str).chain(["code"]);
-                        if let Some(best) = crate::diag::did_you_mean(name, names) {
-                            d = d.help(format!("did you mean `{best}`?"));
-                        }
-                        self.errors.push(d);
-                        T::Unknown
-                    }
-                }
+            },
+            t @ (T::Int | T::Bool | T::Str | T::Player | T::Enum(_) | T::List(_)) => {
+                self.mismatch(x, format!("{} has no field `{name}`", t.words()));
+                T::Never
             }
-            T::Int | T::Bool | T::Str | T::Player | T::Enum(_) | T::List(_) => {
-                let message = format!("{} has no field `{name}`", self.expr(a).words());
-                self.mismatch(x, message);
-                T::Unknown
-            }
+            T::Never => T::Never,
             _ => T::Unknown,
         }
     }
 
+    /// `c.name` on a card of kind `k`: its attribute's type, or an error with a suggestion.
+    fn attribute(&mut self, k: u16, name: &str, x: &X) -> T {
+        let Some(kind) = self.prog.kinds.get(k as usize) else { return T::Unknown };
+        if name == "code" {
+            return T::Str;
+        }
+        if let Some(i) = kind.fields.iter().position(|f| f == name) {
+            return kind.shapes.get(i).map_or(T::Unknown, of_shape);
+        }
+        let mut d =
+            Diag::new(codes::UNKNOWN_FIELD, format!("{}s of `{}` have no attribute `{name}`", kind.noun(), kind.name))
+                .label(x.span.clone(), "no such attribute");
+        let names = kind.fields.iter().map(String::as_str).chain(["code"]);
+        if let Some(best) = crate::diag::did_you_mean(name, names) {
+            d = d.help(format!("did you mean `{best}`?"));
+        }
+        self.report(d);
+        T::Never
+    }
+
+    /// `r.name` where no record `r` may hold has the field: it would always read null.
+    fn no_field(&mut self, fields: &[Field], name: &str, a: &X, x: &X) {
+        let base = self.text(&a.span).unwrap_or_else(|| "this record".into());
+        let mut d = Diag::new(codes::UNKNOWN_FIELD, format!("`{base}` has no field `{name}`"))
+            .label(x.span.clone(), "no such field");
+        let names = fields.iter().map(|f| &*f.name);
+        d = match crate::diag::did_you_mean(name, names) {
+            Some(best) => d.help(format!("did you mean `{best}`?")),
+            None if fields.is_empty() => d.help("the record has no fields"),
+            None => {
+                let all: Vec<String> = fields.iter().map(|f| format!("`{}`", f.name)).collect();
+                d.help(format!("its fields are {}", all.join(", ")))
+            }
+        };
+        if let Some(origin) = self.origin(a).filter(|o| self.prog.source.same_file(o.start, x.span.start)) {
+            d = d.label(origin, format!("the fields of `{base}` come from here"));
+        }
+        self.report(d);
+    }
+
     fn builtin(&mut self, b: Builtin, args: &[X]) -> T {
-        let types: Vec<T> = args.iter().map(|a| self.expr(a)).collect();
-        let first = types.first().cloned().unwrap_or(T::Unknown);
+        let first = args.first().map_or(T::Unknown, |a| self.expr(a));
         let item = match &first {
             T::List(item) => (**item).clone(),
+            T::Never => T::Never,
             _ => T::Unknown,
         };
+        // A lambda's name stands for each item of the list it runs over.
+        let types: Vec<T> = args
+            .iter()
+            .skip(1)
+            .map(|a| {
+                if let E::Lambda(slot, _) = &a.e {
+                    self.set_local(*slot, item.clone(), None);
+                }
+                self.expr(a)
+            })
+            .collect();
+        let second = types.first().cloned().unwrap_or(T::Unknown);
         match b {
             Builtin::Len | Builtin::Sum | Builtin::Count | Builtin::Abs => T::Int,
             Builtin::IndexOf => T::Unknown,
             Builtin::Distinct | Builtin::Matches => T::Bool,
             Builtin::Str | Builtin::Join | Builtin::KindOf => T::Str,
-            Builtin::Range => T::List(Box::new(T::Int)),
+            Builtin::Range => T::list(T::Int),
             Builtin::First
             | Builtin::Last
             | Builtin::Max
@@ -463,49 +755,52 @@ impl Checker<'_> {
             | Builtin::MinBy
             | Builtin::Dup => item,
             Builtin::Sort | Builtin::SortBy | Builtin::Reverse | Builtin::Shuffle | Builtin::Repeat => first,
-            Builtin::SeatsFrom | Builtin::SeatsAfter => T::List(Box::new(T::Player)),
+            Builtin::SeatsFrom | Builtin::SeatsAfter => T::list(T::Player),
             Builtin::NextPlayer => T::Player,
             Builtin::Keys => match first {
                 T::Map(k, _) => T::List(k),
-                _ => T::List(Box::new(T::Unknown)),
+                T::Record(_) => T::list(T::Str),
+                T::Never => T::list(T::Never),
+                _ => T::list(T::Unknown),
             },
             Builtin::Values => match first {
                 T::Map(_, v) => T::List(v),
-                _ => T::List(Box::new(T::Unknown)),
+                T::Record(fields) => match T::record_as_map(&fields) {
+                    T::Map(_, v) => T::List(v),
+                    _ => T::list(T::Unknown),
+                },
+                T::Never => T::list(T::Never),
+                _ => T::list(T::Unknown),
             },
             Builtin::Flatten => match item {
                 T::List(inner) => T::List(inner),
-                _ => T::List(Box::new(T::Unknown)),
+                T::Never => T::list(T::Never),
+                _ => T::list(T::Unknown),
             },
-            Builtin::Chunks | Builtin::Permutations | Builtin::Subsets | Builtin::Combinations => {
-                T::List(Box::new(first))
-            }
-            Builtin::Tally => T::Map(Box::new(T::Unknown), Box::new(T::Int)),
+            Builtin::Chunks | Builtin::Permutations | Builtin::Subsets | Builtin::Combinations => T::list(first),
+            Builtin::Tally => T::map(T::Unknown, T::Int),
             Builtin::ZipMap => {
-                let value = match types.get(1) {
-                    Some(T::List(v)) => (**v).clone(),
+                let value = match second {
+                    T::List(v) => *v,
                     _ => T::Unknown,
                 };
-                T::Map(Box::new(item), Box::new(value))
+                T::map(item, value)
             }
         }
     }
 }
 
-fn const_type(v: &Value) -> T {
-    match v {
-        Value::Int(_) => T::Int,
-        Value::Bool(_) => T::Bool,
-        Value::Str(_) => T::Str,
-        Value::Player(_) => T::Player,
-        Value::Card(_) | Value::Null | Value::Table | Value::Map(_) | Value::List(_) => T::Unknown,
-        Value::Enum(e, _) => T::Enum(*e),
-    }
+/// An assignment being checked: the statement, its value, and where its variable was declared.
+struct Place<'a> {
+    stmt: &'a S,
+    value: &'a X,
+    origin: Option<Span>,
 }
 
-fn same(types: &[T]) -> T {
-    match types.split_first() {
-        Some((first, rest)) if rest.iter().all(|t| t == first) => first.clone(),
-        _ => T::Unknown,
+/// The text of a constant string key (`.name` in a place, `r["name"]`).
+fn constant_text(x: &X) -> Option<std::rc::Rc<str>> {
+    match &x.e {
+        E::Const(Value::Str(s)) => Some(s.clone()),
+        _ => None,
     }
 }
