@@ -211,7 +211,8 @@ fn explain_says_where_a_rule_is_checked() {
     let dir = std::env::temp_dir().join(format!("shinpan-explain-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let own = dir.join("noted.rules");
-    std::fs::write(&own, "extends hangover\ngame hangover-noted\n\nrule noted \"a rule only this variant has\"\n").unwrap();
+    std::fs::write(&own, "extends hangover\ngame hangover-noted\n\nrule noted \"a rule only this variant has\"\n")
+        .unwrap();
     let (_, noted, _) = shinpan(&["explain", "noted", "--rules", own.to_str().unwrap()]);
     assert!(noted.contains(&format!("  declared at {}:4: rule noted", own.display())), "{noted}");
     std::fs::remove_dir_all(&dir).unwrap();

@@ -116,3 +116,35 @@ fn a_replay_has_one_step_per_event() {
     }
     assert!(checked > 150, "{checked}");
 }
+
+/// The data a page carries, as the page's script reads it.
+fn page_data(page: &str) -> serde_json::Value {
+    let open = r#"<script id="data" type="application/json">"#;
+    let start = page.find(open).unwrap() + open.len();
+    let len = page[start..].find("</script>").unwrap();
+    serde_json::from_str(&page[start..start + len].replace("<\\/", "</")).unwrap()
+}
+
+#[test]
+fn chips_are_grouped_by_suit_or_colour_and_calls_are_not_chips() {
+    let data: Vec<(&str, serde_json::Value)> =
+        pages().into_iter().map(|(game, page, ..)| (game, page_data(&page))).collect();
+    let cards = |game: &str| data.iter().find(|(g, _)| *g == game).unwrap().1["cards"].as_object().unwrap().clone();
+    // Bridge: a card's group is its suit; the calls (`codes Bid`) are not cards at all.
+    let bridge = cards("bridge");
+    assert_eq!(bridge.len(), 52, "{bridge:?}");
+    assert_eq!(bridge["SA"], "S");
+    assert_eq!(bridge["H2"], "H");
+    assert!(!bridge.contains_key("1N") && !bridge.contains_key("7S"), "{bridge:?}");
+    // Curtain Call: `suit` is the second attribute, after `number`; it still names the group.
+    let curtain = cards("curtain-call");
+    assert!(
+        curtain.values().all(|g| g.as_str().is_some_and(|g| !g.is_empty() && g.parse::<i64>().is_err())),
+        "{curtain:?}"
+    );
+    // Toriteban: the `color` attribute; Hangover: drinks by suit, snacks (no enum) in no group.
+    assert!(cards("torite-4to6").values().all(|g| g.as_str().is_some_and(|g| !g.is_empty())));
+    let hangover = cards("hangover");
+    assert_eq!(hangover["R1"], "R");
+    assert_eq!(hangover["+1/+2"], "");
+}
