@@ -80,6 +80,9 @@ enum Command {
         #[arg(required = true)]
         paths: Vec<PathBuf>,
     },
+    /// Start the language server for rules files on standard input and output (for an
+    /// editor: diagnostics as you type, hover, go to definition, completion, outline)
+    Lsp,
     /// List the built-in rules with their players, parameters (type, range, default) and rule
     /// ids; or one game's, or its rules file (`--source`)
     Rules {
@@ -212,6 +215,7 @@ fn run() -> u8 {
             check(format, setup, jobs, &paths)
         }
         Command::Lint { paths } => lint(&paths),
+        Command::Lsp => shinpan::lsp::run(),
         Command::Rules { name, source } => rules_command(name.as_deref(), source),
         Command::Explain { rule, rules } => explain_command(&rule, rules.as_deref()),
         Command::Replay { path, at, format, rules, all, html } => match html {
