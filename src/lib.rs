@@ -14,10 +14,9 @@
 //! 7. `report`: a verdict per file (`check`), as JSON Lines and miette diagnostics (`render`),
 //!    and the judge's replay page (`page`);
 //! 8. `play`: random legal playouts and their statistics;
-//! 9. `lsp`: the language server for rules files (`shinpan lsp`), used by the command line
-//!    only;
-//! 10. `rules`: the library's front door, `Rules`: compiled once per thread, `Send + Sync`, it
-//!    checks transcripts (text, path or parsed JSON) and plays games.
+//! 9. `rules`: the library's front door, `Rules`: compiled once per thread, `Send + Sync`, it
+//!    checks transcripts (text, path or parsed JSON) and plays games;
+//! 10. `lsp`: the language server for rules files (`shinpan lsp`); only the command line uses it.
 //!
 //! Beside them: `span` (places in a file), `diag` (diagnostics), `codes` (their stable codes)
 //! and `files` (reading files with limits), which every stage uses.
