@@ -465,3 +465,32 @@ fn exit_without_shutdown_ends_with_status_1() {
     client.notify("exit", Value::Null);
     assert_eq!(wait(&mut client.child).code(), Some(1));
 }
+
+/// Every name that every built-in game uses is found: a declaration of the game (or of the
+/// game it extends), a local, a built-in, a rule every game has, or a word of the language.
+#[test]
+fn every_name_in_the_built_in_games_is_found() {
+    use shinpan::lsp::document::{Document, Target};
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let mut found = 0;
+    for (name, text) in shinpan::lang::specs::BUILTIN {
+        let uri = format!("file:///nowhere/{name}.rules").parse().unwrap();
+        let doc = Document::new(uri, text.to_string(), std::slice::from_ref(&root));
+        assert!(doc.diagnostics.is_empty(), "{name}: {:?}", doc.diagnostics);
+        let analysis = doc.analysis.as_ref().unwrap();
+        for used in &analysis.uses {
+            let (span, target) = doc
+                .target_at(used.span.start)
+                .unwrap_or_else(|| panic!("{name}: `{}` at {:?} is not found", used.name, used.span));
+            assert_eq!(&text[span], used.name);
+            let named = match target {
+                Target::Decl(_, decl) => decl.name.clone(),
+                Target::Local(local) => local.name.clone(),
+                Target::Builtin(n, ..) | Target::SharedRule(n, _) | Target::Word(n) => n.to_string(),
+            };
+            assert_eq!(named, used.name, "{name}: at {:?}", used.span);
+            found += 1;
+        }
+    }
+    assert!(found > 3000, "only {found} uses");
+}

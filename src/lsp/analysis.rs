@@ -25,6 +25,8 @@ pub enum DeclKind {
     Field,
     /// A card or code written out as a row of its kind (its container).
     Code,
+    /// A key of a record, where a record value or shape writes it (`{player: p}`).
+    Key,
     Action,
     Var,
     Fn,
@@ -358,7 +360,12 @@ impl Walker {
                 self.ty(v);
             }
             TyKind::NonEmpty(t) => self.ty(t),
-            TyKind::Record(fields) => fields.iter().for_each(|(_, _, t)| self.ty(t)),
+            TyKind::Record(fields) => {
+                for (key, _, t) in fields {
+                    self.declare(key, DeclKind::Key, None);
+                    self.ty(t);
+                }
+            }
             TyKind::Union(ts) => ts.iter().for_each(|t| self.ty(t)),
             TyKind::Bool | TyKind::Str | TyKind::Player | TyKind::Null | TyKind::Literal(_) | TyKind::File => {}
         }
@@ -453,7 +460,12 @@ impl Walker {
             ExprKind::Name(name) => self.used(name, Use::Value),
             ExprKind::Str(t) => self.template(t),
             ExprKind::List(items) => items.iter().for_each(|x| self.expr(x)),
-            ExprKind::Record(entries) => entries.iter().for_each(|(_, x)| self.expr(x)),
+            ExprKind::Record(entries) => {
+                for (key, x) in entries {
+                    self.declare(key, DeclKind::Key, None);
+                    self.expr(x);
+                }
+            }
             ExprKind::Comprehension { body, var, var2, coll, cond } => {
                 self.bind(var, e.span.clone());
                 var2.iter().for_each(|v| self.bind(v, e.span.clone()));

@@ -192,7 +192,10 @@ impl Document {
                     .filter(|b| self.global(b, |d| d.kind.is_value()).is_some_and(|(_, d)| d.kind == DeclKind::Enum));
                 match of_enum {
                     Some(e) => decl(&|d| d.kind == DeclKind::Member && d.container.as_deref() == Some(e)),
-                    None => decl(&|d| d.kind == DeclKind::Field).or_else(|| word(name)),
+                    // An attribute of a kind of card, else where a record writes the key.
+                    None => decl(&|d| d.kind == DeclKind::Field)
+                        .or_else(|| word(name))
+                        .or_else(|| decl(&|d| d.kind == DeclKind::Key)),
                 }
             }
         }

@@ -155,6 +155,8 @@ fn after_dot(doc: &Document, base: &str) -> Vec<CompletionItem> {
     }
     let mut items = declared(doc, |d| d.kind == DeclKind::Field);
     items.push(item("code", CompletionItemKind::FIELD, "a card's code"));
+    let mut seen: std::collections::HashSet<String> = items.iter().map(|i| i.label.clone()).collect();
+    items.extend(declared(doc, |d| d.kind == DeclKind::Key).into_iter().filter(|i| seen.insert(i.label.clone())));
     items
 }
 
@@ -234,7 +236,7 @@ fn completion_kind(kind: DeclKind) -> CompletionItemKind {
         DeclKind::Enum => CompletionItemKind::ENUM,
         DeclKind::Member => CompletionItemKind::ENUM_MEMBER,
         DeclKind::Kind => CompletionItemKind::CLASS,
-        DeclKind::Field => CompletionItemKind::FIELD,
+        DeclKind::Field | DeclKind::Key => CompletionItemKind::FIELD,
         DeclKind::Action => CompletionItemKind::EVENT,
         DeclKind::Var => CompletionItemKind::VARIABLE,
         DeclKind::Fn | DeclKind::Proc | DeclKind::Check | DeclKind::Due => CompletionItemKind::FUNCTION,
@@ -250,6 +252,7 @@ fn kind_word(kind: DeclKind) -> &'static str {
         DeclKind::Member => "enum member",
         DeclKind::Kind => "card kind",
         DeclKind::Field => "attribute",
+        DeclKind::Key => "record key",
         DeclKind::Code => "card",
         DeclKind::Action => "action",
         DeclKind::Var => "var",

@@ -68,7 +68,8 @@ fn serve(connection: &Connection) -> Result<u8, lsp_server::ProtocolError> {
         "capabilities": capabilities(),
         "serverInfo": {"name": "shinpan", "version": env!("CARGO_PKG_VERSION")},
     });
-    connection.initialize_finish(id, result)?;
+    // Not `initialize_finish`: it stops the server when `initialized` does not come next.
+    let _ = connection.sender.send(Response::new_ok(id, result).into());
     let mut server = Server { documents: HashMap::new(), roots: roots(&params), connection, shut_down: false };
     for message in &connection.receiver {
         match message {
