@@ -312,6 +312,9 @@ fn definition_within_a_file_and_across_extends() {
     let found = client.at("textDocument/definition", &child_uri, child, "limit\n", 0);
     assert_eq!(found["uri"], parent);
     assert_eq!(found["range"], range(TINY, offset(TINY, "limit:"), "limit".len()));
+    let found = client.at("textDocument/definition", &child_uri, child, "tiny.rules", 0);
+    assert_eq!(found["uri"], parent);
+    assert_eq!(found["range"], range(TINY, 0, 0));
     let text = hover_text(&client.at("textDocument/hover", &child_uri, child, "limit\n", 0));
     assert!(text.contains("param limit: int 1..10 = 5") && text.contains("tiny.rules"), "{text}");
     assert_eq!(client.stop(), 0);

@@ -295,7 +295,6 @@ impl Placer<'_> {
         } else {
             let name = source_name.unwrap_or_default();
             message = format!("in `{name}`, which this file extends: {message}");
-            related.extend(self.elsewhere(d, &d.message));
             self.lines.range(&self.extends_at.clone().unwrap_or(0..0))
         };
         for (span, text) in d.labels.iter().skip(usize::from(here)) {
@@ -313,11 +312,6 @@ impl Placer<'_> {
         }
         out.related_information = (!related.is_empty()).then_some(related);
         out
-    }
-
-    /// The diagnostic's first place, in the other file it points into.
-    fn elsewhere(&self, d: &Diag, text: &str) -> Option<DiagnosticRelatedInformation> {
-        self.located(d, &d.span()?, text)
     }
 
     /// A place in the file of `d`'s source, as a location an editor can open.

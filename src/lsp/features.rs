@@ -63,6 +63,11 @@ fn declaring_lines(text: &str, offset: usize) -> String {
 /// (nothing for a built-in game whose file is not at hand).
 pub fn definition(doc: &Document, at: Position) -> Option<Location> {
     let offset = Lines::new(&doc.text).offset(at);
+    let extends = doc.analysis.as_ref().and_then(|a| a.extends.as_ref());
+    if extends.is_some_and(|e| e.span.start <= offset && offset <= e.span.end) {
+        // The file named after `extends`: its start.
+        return Some(Location::new(doc.parents.first()?.uri.clone()?, lsp_types::Range::default()));
+    }
     let (_, target) = doc.target_at(offset)?;
     match target {
         Target::Decl(0, decl) => Some(Location::new(doc.uri.clone(), Lines::new(&doc.text).range(&decl.span))),
