@@ -15,7 +15,8 @@
 //!    and the judge's replay page (`page`);
 //! 8. `play`: random legal playouts and their statistics;
 //! 9. `rules`: the library's front door, `Rules`: compiled once per thread, `Send + Sync`, it
-//!    checks transcripts (text, path or parsed JSON) and plays games.
+//!    checks transcripts (text, path or parsed JSON) and plays games;
+//! 10. `lsp`: the language server for rules files (`shinpan lsp`); only the command line uses it.
 //!
 //! Beside them: `span` (places in a file), `diag` (diagnostics), `codes` (their stable codes)
 //! and `files` (reading files with limits), which every stage uses.
@@ -37,6 +38,8 @@ pub mod files;
 pub mod import;
 #[doc(hidden)]
 pub mod lang;
+#[doc(hidden)]
+pub mod lsp;
 #[doc(hidden)]
 pub mod play;
 #[doc(hidden)]

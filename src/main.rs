@@ -90,6 +90,9 @@ enum Command {
         #[arg(required = true)]
         paths: Vec<PathBuf>,
     },
+    /// Start the language server for rules files on standard input and output (for an
+    /// editor: diagnostics as you type, hover, go to definition, completion, outline)
+    Lsp,
     /// List the built-in rules with their players, parameters (type, range, default) and rule
     /// ids; or one game's, or its rules file (`--source`)
     Rules {
@@ -223,6 +226,7 @@ fn run() -> u8 {
         }
         Command::Lint { paths } => lint(&paths),
         Command::Fmt { check, paths } => fmt(&paths, check),
+        Command::Lsp => shinpan::lsp::run(),
         Command::Rules { name, source } => rules_command(name.as_deref(), source),
         Command::Explain { rule, rules } => explain_command(&rule, rules.as_deref()),
         Command::Replay { path, at, format, rules, all, html } => match html {

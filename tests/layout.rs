@@ -127,13 +127,20 @@ fn stage_graph() -> BTreeMap<String, BTreeSet<String>> {
 #[test]
 fn the_stages_import_one_another_in_one_direction() {
     let graph = stage_graph();
-    for expected in ["lang", "program", "run", "resolve", "transcript", "import", "report"] {
+    for expected in ["lang", "program", "run", "resolve", "transcript", "import", "report", "lsp"] {
         assert!(graph.contains_key(expected), "no stage `{expected}` in src/: {graph:?}");
     }
     assert_eq!(find_cycle(&graph), None, "{graph:#?}");
     // The first stage knows nothing of the later ones, and the importers only the transcript.
     assert!(graph["lang"].iter().all(|u| ["codes", "diag", "files", "span"].contains(&u.as_str())), "{graph:?}");
     assert_eq!(graph["import"], BTreeSet::from(["transcript".to_string()]));
+    // The language server reads rules files only, and only the command line uses it.
+    let server_uses: BTreeSet<&str> = graph["lsp"].iter().map(String::as_str).collect();
+    assert!(
+        server_uses.is_subset(&BTreeSet::from(["lang", "resolve", "program", "codes", "diag", "files", "span"])),
+        "{server_uses:?}"
+    );
+    assert!(graph.iter().all(|(stage, used)| stage == "lsp" || !used.contains("lsp")), "{graph:?}");
 }
 
 /// The test above finds a cycle where there is one.
