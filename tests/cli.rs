@@ -292,8 +292,48 @@ fn many_games_and_their_figures() {
     let endings: u64 = stats["endings"].as_object().unwrap().values().map(|n| n.as_u64().unwrap()).sum();
     assert_eq!(endings, 6);
     assert!(stats["endings"].as_object().unwrap().keys().all(|k| k.starts_with("specs/hangover.rules:")), "{stats}");
-    let (_, human, _) = shinpan(&[&args[..], &["--stats"]].concat());
-    assert!(human.starts_with(&format!("6 games, {} events, ", stats["events"])), "{human}");
+    human_stats_agree_with_json(&args);
+    // One game in which nobody declares: an action never taken is left out of the table.
+    let one_game = ["play", "--rules", "hangover", "--players", "3", "--seed", "1", "--games", "1"];
+    let never = human_stats_agree_with_json(&one_game);
+    assert!(never.contains(&"declare".to_string()), "{never:?}");
+}
+
+/// The human table of `play --stats` says what its JSON says; gives the actions never taken.
+fn human_stats_agree_with_json(args: &[&str]) -> Vec<String> {
+    let (_, stats, _) = shinpan(&[args, &["--stats", "--format", "json"]].concat());
+    let stats: serde_json::Value = serde_json::from_str(&stats).unwrap();
+    let started = std::time::Instant::now();
+    let (code, human, _) = shinpan(&[args, &["--stats"]].concat());
+    let wall = started.elapsed().as_secs_f64();
+    assert_eq!(code, 0);
+    let (games, events) = (stats["games"].as_u64().unwrap(), stats["events"].as_u64().unwrap());
+    let head = format!("{games} games, {events} events, ");
+    assert!(human.starts_with(&head), "{human}");
+    // The games took less than the whole process did, so the rate is at least this.
+    let rate: f64 = human[head.len()..].split(' ').next().unwrap().parse().unwrap();
+    assert!(rate >= (events as f64 / wall).floor(), "{rate} events per second in {wall} s: {human}");
+    let length = &stats["length"];
+    let mean = events as f64 / games as f64;
+    assert!(
+        human.contains(&format!("game length: mean {mean:.1}, min {}, max {}\n", length["min"], length["max"])),
+        "{human}"
+    );
+    for (seat, figures) in stats["seats"].as_object().unwrap() {
+        let score = figures["mean_score"].as_f64().unwrap();
+        let wins = figures["win_rate"].as_f64().unwrap() * 100.0;
+        assert!(human.contains(&format!("\n{seat:<12} {score:>10.2} {wins:>8.1}%\n")), "{seat}: {human}");
+    }
+    let mut never = vec![];
+    for (action, n) in stats["actions"].as_object().unwrap() {
+        let n = n.as_u64().unwrap();
+        let listed = human.contains(&format!("\n  {action:<16} {n:>9}\n"));
+        assert_eq!(listed, n > 0, "{action}, taken {n} times: {human}");
+        if n == 0 {
+            never.push(action.clone());
+        }
+    }
+    never
 }
 
 #[test]
