@@ -215,6 +215,20 @@ fn explain_says_where_a_rule_is_checked() {
         .unwrap();
     let (_, noted, _) = shinpan(&["explain", "noted", "--rules", own.to_str().unwrap()]);
     assert!(noted.contains(&format!("  declared at {}:4: rule noted", own.display())), "{noted}");
+    // A game that also ends inside what breaking a standing rule costs: both ends are listed.
+    let long = std::fs::read_to_string("fixtures/bench/long.rules").unwrap();
+    let costly = long
+        .replace("plays it\"\n", "plays it\" stands\n")
+        .replace("the led suit {led}\"\n", "the led suit {led}\" costs {\n          finish\n        }\n");
+    let costs = dir.join("costs.rules");
+    std::fs::write(&costs, &costly).unwrap();
+    let (_, ends, _) = shinpan(&["explain", "after-game-end", "--rules", costs.to_str().unwrap()]);
+    let finish_lines: Vec<usize> =
+        costly.lines().enumerate().filter(|(_, l)| l.trim() == "finish").map(|(i, _)| i + 1).collect();
+    assert_eq!(finish_lines.len(), 2, "{costly}");
+    for line in finish_lines {
+        assert!(ends.contains(&format!("  the game ends at {}:{line}: finish\n", costs.display())), "{ends}");
+    }
     std::fs::remove_dir_all(&dir).unwrap();
     // An unknown id is bad usage, with a did-you-mean.
     let (code, _, err) = shinpan(&["explain", "must-folow"]);
