@@ -172,6 +172,71 @@ fn lines_with(game: &str, needle: &str) -> Vec<String> {
     found.map(|(i, _)| format!("specs/{game}.rules:{}", i + 1)).collect()
 }
 
+/// An event after the game where the rules still wait after `finish`: the label points at
+/// what may happen there, not at the `finish` (which is not where the game stands).
+#[test]
+fn after_the_end_the_label_is_where_the_rules_wait() {
+    let dir = std::env::temp_dir().join(format!("shinpan-after-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let long = std::fs::read_to_string("fixtures/bench/long.rules").unwrap();
+    let waits = long.replace("  finish\n}", "  finish\n  choose {\n    play(c) by players[0] {}\n  }\n}");
+    assert_ne!(waits, long);
+    let rules = dir.join("waits.rules");
+    std::fs::write(&rules, waits).unwrap();
+    let rules = rules.to_str().unwrap();
+    let (code, game, _) =
+        shinpan(&["play", "--rules", rules, "--players", "2", "--seed", "1", "--variant", "rounds=1"]);
+    assert_eq!(code, 0);
+    let after = dir.join("after.yaml");
+    std::fs::write(&after, format!("{game}  - {{by: table, deal: {{aki: [], ben: []}}}}\n")).unwrap();
+    let (code, out, err) = shinpan(&["check", "--format", "human", after.to_str().unwrap()]);
+    assert_eq!(code, 1, "{err}");
+    let human = format!("{out}{err}");
+    assert!(human.contains("rule `after-game-end` broken at event 7"), "{human}");
+    assert!(human.contains("what may happen here") && !human.contains("the game ended here"), "{human}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A broken check that calls a helper which calls itself: the history of what the check reads
+/// is still found (each helper read once), and shown.
+#[test]
+fn the_history_of_a_check_that_recurses() {
+    let dir = std::env::temp_dir().join(format!("shinpan-history-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let long = std::fs::read_to_string("fixtures/bench/long.rules").unwrap();
+    let recursive = long
+        .replace(
+            "scores points\n",
+            "scores points\nhistory points\n\nfn depth(n) = if n <= 0 then 0 else depth(n - 1)\n",
+        )
+        .replace("require c in hand[p] else", "require c in hand[p] and depth(points[p]) == 0 else");
+    let rules = dir.join("recursive.rules");
+    std::fs::write(&rules, recursive).unwrap();
+    let (code, game, _) = shinpan(&[
+        "play",
+        "--rules",
+        rules.to_str().unwrap(),
+        "--players",
+        "2",
+        "--seed",
+        "1",
+        "--variant",
+        "rounds=2",
+    ]);
+    assert_eq!(code, 0);
+    // The game up to the second deal, then a card nobody holds.
+    let second_deal = game.match_indices("\"deal\"").nth(1).unwrap().0;
+    let end = second_deal + game[second_deal..].find('\n').unwrap() + 1;
+    let broken = dir.join("broken.yaml");
+    std::fs::write(&broken, format!("{}  - {{by: aki, play: S7}}\n", &game[..end])).unwrap();
+    let (code, out, err) = shinpan(&["check", "--format", "human", broken.to_str().unwrap()]);
+    let human = format!("{out}{err}");
+    assert_eq!(code, 1, "{human}");
+    assert!(human.contains("rule `not-held` broken at event 8: aki does not hold S7"), "{human}");
+    assert!(human.contains("how `points` came to be:"), "{human}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn explain_says_where_a_rule_is_checked() {
     let (code, out, _) = shinpan(&["explain", "must-follow", "--rules", "hangover"]);
@@ -204,6 +269,16 @@ fn explain_says_where_a_rule_is_checked() {
     let ends: Vec<&str> = after.lines().filter(|l| l.starts_with("  the game ends at ")).collect();
     assert_eq!(ends.len(), finishes.len(), "{after}");
     assert!(ends[0].starts_with(&format!("  the game ends at {}: finish", finishes[0])), "{after}");
+    for (id, when) in [
+        ("after-game-end", "at every event after the rules have run `finish`"),
+        ("turn-order", "at every waiting point: the action is open, but the `by` of its branch does not name"),
+        ("unexpected-action", "at every waiting point: no branch open there takes this action"),
+    ] {
+        let (_, out, _) = shinpan(&["explain", id, "--rules", "hangover"]);
+        assert!(out.contains(&format!("  checked by the engine: {when}")), "{out}");
+    }
+    // The line of a check is shown whole up to 100 characters, and cut with `…` past them.
+    assert!(!out.contains('…'), "{out}");
     // A variant's rules come from the file that declares them.
     let (_, variant, _) = shinpan(&["explain", "center", "--rules", "fixtures/variants/center-second.rules"]);
     assert!(variant.contains("  declared at specs/torite-4to6.rules:"), "{variant}");
@@ -229,6 +304,14 @@ fn explain_says_where_a_rule_is_checked() {
     for line in finish_lines {
         assert!(ends.contains(&format!("  the game ends at {}:{line}: finish\n", costs.display())), "{ends}");
     }
+    let wordy = long.replace("does not hold {c}\"", &format!("does not hold {{c}}{}\"", ", really".repeat(10)));
+    let wordy_rules = dir.join("wordy.rules");
+    std::fs::write(&wordy_rules, &wordy).unwrap();
+    let (_, held, _) = shinpan(&["explain", "not-held", "--rules", wordy_rules.to_str().unwrap()]);
+    let checked = held.lines().find(|l| l.starts_with("  checked at ")).unwrap();
+    let shown = checked.split_once(": ").unwrap().1;
+    assert!(shown.starts_with("require c in hand[p] else not-held ") && shown.ends_with('…'), "{held}");
+    assert_eq!(shown.chars().count(), 101, "{held}");
     std::fs::remove_dir_all(&dir).unwrap();
     // An unknown id is bad usage, with a did-you-mean.
     let (code, _, err) = shinpan(&["explain", "must-folow"]);
