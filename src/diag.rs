@@ -278,3 +278,23 @@ pub fn did_you_mean<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -
         .min()
         .map(|(_, c)| c)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::did_you_mean;
+
+    #[test]
+    fn a_typo_is_close_for_its_length() {
+        let suggest = |name: &str, known: &'static str| did_you_mean(name, [known].into_iter());
+        // A two-letter name: one edit is a typo.
+        assert_eq!(suggest("xb", "ab"), Some("ab"));
+        // Three letters: one edit is, two are another word.
+        assert_eq!(suggest("xbc", "abc"), Some("abc"));
+        assert_eq!(suggest("xyc", "abc"), None);
+        // Twelve letters: up to a third of them (4 edits), not 5.
+        assert_eq!(suggest("abcdefghWXYZ", "abcdefghijkl"), Some("abcdefghijkl"));
+        assert_eq!(suggest("abcdefgVWXYZ", "abcdefghijkl"), None);
+        // The closest of several.
+        assert_eq!(did_you_mean("must-folow", ["must-follow", "not-held"].into_iter()), Some("must-follow"));
+    }
+}
