@@ -362,6 +362,10 @@ fn many_games_and_their_figures() {
     assert_eq!(code, 0);
     let lines: Vec<serde_json::Value> = games.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(lines.len(), 6);
+    // No parameter given, none written; one given, written in every game.
+    assert!(lines.iter().all(|l| l.get("variant").is_none()), "{games}");
+    let (_, varied, _) = shinpan(&[&args[..], &["--variant", "hand_size=5"]].concat());
+    assert!(varied.lines().all(|l| l.contains(r#""variant":{"hand_size":5}"#)), "{varied}");
     // Game k is the game of seed 11 + k.
     let (_, one, _) = shinpan(&["play", "--rules", "hangover", "--players", "3", "--seed", "13"]);
     assert!(one.contains(&format!("  - {}\n", lines[2]["events"][5])), "{one}");

@@ -148,3 +148,23 @@ fn chips_are_grouped_by_suit_or_colour_and_calls_are_not_chips() {
     assert_eq!(hangover["R1"], "R");
     assert_eq!(hangover["+1/+2"], "");
 }
+
+#[test]
+fn each_step_carries_its_event_and_the_violation() {
+    for (game, page, event, rule, _) in pages() {
+        let data = page_data(&page);
+        let steps = data["steps"].as_array().unwrap();
+        // One step per event up to the violation, each with its line and state; the broken
+        // event's step names the rule, where it is checked and what was legal.
+        let broken = steps.iter().find(|s| s["violations"].as_array().is_some_and(|v| !v.is_empty())).unwrap();
+        assert_eq!(broken["event"], event, "{game}");
+        assert_eq!(broken["violations"][0]["rule"], rule.as_str(), "{game}");
+        assert!(broken["violations"][0]["where"].as_str().unwrap().contains(".rules:"), "{game}");
+        assert!(!broken["violations"][0]["legal"].as_array().unwrap().is_empty(), "{game}");
+        for step in steps {
+            assert!(step["line"].as_u64().is_some_and(|l| l > 0), "{game}: {step}");
+            assert!(step["written"].as_str().is_some_and(|w| !w.is_empty()), "{game}: {step}");
+            assert!(step["state"].is_object() || step["state"].is_array(), "{game}: {step}");
+        }
+    }
+}
