@@ -12,7 +12,7 @@
 #   OUT=target/mutants-pool scripts/mutants.sh src/transcript/pool.rs   # results elsewhere (runs side by side)
 #   DIFF=changes.diff scripts/mutants.sh     # only the lines a diff changed (git diff BASE -- src)
 #   TESTS='bridge cli' scripts/mutants.sh 'src/import/*.rs'   # only these test files and the unit tests
-#   LIST=docs/mutants-pending.txt scripts/mutants.sh   # only the mutants named there, one a line
+#   LIST=names.txt scripts/mutants.sh        # only the mutants named there, one a line
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v cargo-mutants >/dev/null || cargo install cargo-mutants --locked
