@@ -306,3 +306,22 @@ fn draws_at_random(prog: &Program, x: &X, seen: &mut Vec<u16>) -> bool {
         _ => x.children().iter().any(|c| draws_at_random(prog, c, seen)),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn repeats_are_dropped_in_order_short_or_long() {
+        for len in [0, 5, 63, 64, 65, 200] {
+            let items: Vec<Value> = (0..len).map(|i| Value::Int((i * 7) % 40)).collect();
+            let mut expected: Vec<Value> = vec![];
+            for v in &items {
+                if !expected.contains(v) {
+                    expected.push(v.clone());
+                }
+            }
+            assert_eq!(distinct_in_order(&items), expected, "{len} items");
+        }
+    }
+}
