@@ -295,6 +295,6 @@ mod tests {
         assert_eq!(suggest("abcdefghWXYZ", "abcdefghijkl"), Some("abcdefghijkl"));
         assert_eq!(suggest("abcdefgVWXYZ", "abcdefghijkl"), None);
         // The closest of several.
-        assert_eq!(did_you_mean("must-folow", ["must-follow", "not-held"].into_iter()), Some("must-follow"));
+        assert_eq!(did_you_mean("colour-chip", ["color-chip", "hold-card"].into_iter()), Some("color-chip"));
     }
 }
