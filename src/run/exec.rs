@@ -1,7 +1,7 @@
 //! Statements, and the waiting points where events are consumed.
 
 use super::eval::bind;
-use super::legal::Pick;
+use super::legal::{Actors, Pick};
 use super::{Ctl, Event, FUEL_PER_EVENT, Machine, Run, Source, Stop, Violation};
 use crate::lang::ast::AssignOp;
 use crate::program::value::Value;
@@ -304,7 +304,7 @@ impl<'p> Machine<'p> {
     /// Judges one event at a waiting point: the shared ids first, then the branch's checks.
     fn dispatch(&mut self, event: &Event, c: Option<&'p Choose>, frame: &mut Vec<Value>) -> Run<Dispatch> {
         let open = self.open_branches(c, frame)?;
-        let named: Vec<&(&Branch, Vec<Value>, bool)> = open.iter().filter(|(b, ..)| b.action == event.action).collect();
+        let named: Vec<&(&Branch, Actors, bool)> = open.iter().filter(|(b, ..)| b.action == event.action).collect();
         if named.is_empty() {
             if self.optional(c, frame)? {
                 return Ok(Dispatch::Otherwise);
@@ -313,8 +313,8 @@ impl<'p> Machine<'p> {
             let at = c.map_or_else(|| self.where_the_flow_ended(), |c| c.span.clone());
             return self.violate(rule, event, self.not_open_message(event), at, c, frame);
         }
-        let Some((branch, _, ambient)) =
-            named.iter().find(|(_, actors, _)| actors.contains(&event.actor)).map(|t| (t.0, t.1.clone(), t.2))
+        let Some((branch, ambient)) =
+            named.iter().find(|(_, actors, _)| actors.contains(&event.actor)).map(|t| (t.0, t.2))
         else {
             let actors: Vec<Value> = named.iter().flat_map(|(_, a, _)| a.iter().cloned()).collect();
             let message = format!(

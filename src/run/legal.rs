@@ -1,10 +1,15 @@
 //! The legal actions at a waiting point: the open branches, each actor, each argument of
 //! the action's finite domain (or the branch's `choices`), kept when the checks pass.
 
+use std::rc::Rc;
+
 use super::eval::bind;
 use super::{Event, Machine, Run, Source};
 use crate::program::value::Value;
 use crate::program::{Branch, Choose, E, Program, Shape, X};
+
+/// Who may act in an open branch.
+pub(super) type Actors = Rc<Vec<Value>>;
 
 /// Arguments enumerated for one action at most; larger domains need `choices`.
 const MAX_DOMAIN: usize = 4096;
@@ -33,7 +38,7 @@ impl<'p> Machine<'p> {
         &mut self,
         c: Option<&'p Choose>,
         frame: &mut Vec<Value>,
-    ) -> Run<Vec<(&'p Branch, Vec<Value>, bool)>> {
+    ) -> Run<Vec<(&'p Branch, Actors, bool)>> {
         let prog = self.prog;
         let mut open = vec![];
         let own = c.map_or(&[][..], |c| &c.branches[..]);
@@ -56,7 +61,7 @@ impl<'p> Machine<'p> {
         Ok(open)
     }
 
-    fn actors_if_open(&mut self, b: &Branch, frame: &mut Vec<Value>) -> Run<Option<Vec<Value>>> {
+    fn actors_if_open(&mut self, b: &Branch, frame: &mut Vec<Value>) -> Run<Option<Actors>> {
         if b.window && !self.open_windows[b.action as usize] {
             return Ok(None);
         }
@@ -65,10 +70,11 @@ impl<'p> Machine<'p> {
         {
             return Ok(None);
         }
+        // A list of actors is shared with the rules' value, not copied at every event.
         let actors = match self.eval(&b.actors, frame)? {
-            Value::List(l) => l.as_ref().clone(),
-            Value::Null => vec![],
-            one => vec![one],
+            Value::List(l) => l,
+            Value::Null => return Ok(None),
+            one => Rc::new(vec![one]),
         };
         Ok(if actors.is_empty() { None } else { Some(actors) })
     }
@@ -97,8 +103,8 @@ impl<'p> Machine<'p> {
         let mut scratch = vec![Value::Null; self.prog.always_locals];
         for (b, actors, ambient) in self.open_branches(c, frame)? {
             let f: &mut Vec<Value> = if ambient { &mut scratch } else { frame };
-            for actor in actors {
-                for arg in self.arguments(b, &actor, f)? {
+            for actor in actors.iter() {
+                for arg in self.arguments(b, actor, f)? {
                     out.push((b, actor.clone(), arg, ambient));
                 }
             }
