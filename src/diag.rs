@@ -26,6 +26,19 @@ impl SourceMap {
         SourceMap { segments }
     }
 
+    /// The file that holds `offset`: its index, where it starts in the rules text, and it.
+    fn segment(&self, offset: usize) -> Option<(usize, usize, &Source)> {
+        let i = self.segments.iter().rposition(|(s, _)| *s <= offset)?;
+        self.segments.get(i).map(|(start, source)| (i, *start, source))
+    }
+
+    /// The line number (from 0) of `offset` in its file, and that file.
+    fn line_in_file(&self, offset: usize) -> Option<(usize, &Source)> {
+        let (_, start, source) = self.segment(offset)?;
+        let text = source.inner();
+        Some((text.get(..offset - start).unwrap_or(text).matches('\n').count(), source))
+    }
+
     /// Attaches the file a diagnostic's first label points into, its spans made local to it.
     pub fn place(&self, mut d: Diag) -> Diag {
         let at = d.span().map_or(0, |s| s.start);
@@ -41,30 +54,26 @@ impl SourceMap {
 
     /// The line of the rules text that holds `offset`, trimmed (a declaration, for listing).
     pub fn line_at(&self, offset: usize) -> Option<String> {
-        let (start, source) = self.segments.iter().rev().find(|(s, _)| *s <= offset)?;
-        let text = source.inner();
-        let line = text.get(..offset - start).unwrap_or(text).matches('\n').count();
-        text.lines().nth(line).map(|l| l.trim().to_string())
+        let (line, source) = self.line_in_file(offset)?;
+        source.inner().lines().nth(line).map(|l| l.trim().to_string())
     }
 
     /// The rules text under a span (which lies in one file).
     pub fn text(&self, span: &Span) -> Option<&str> {
-        let (start, source) = self.segments.iter().rev().find(|(s, _)| *s <= span.start)?;
-        source.inner().get(span.start - start..span.end.checked_sub(*start)?)
+        let (_, start, source) = self.segment(span.start)?;
+        source.inner().get(span.start - start..span.end.checked_sub(start)?)
     }
 
     /// Whether two offsets into the rules text lie in the same file (a diagnostic's labels
     /// must: an extension and its parent are two).
     pub fn same_file(&self, a: usize, b: usize) -> bool {
-        let segment = |at: usize| self.segments.iter().rposition(|(s, _)| *s <= at);
-        segment(a) == segment(b)
+        let file = |at: usize| self.segment(at).map(|(i, ..)| i);
+        file(a) == file(b)
     }
 
     /// `FILE:LINE` of an offset into the rules text, the file being the one it came from.
     pub fn location(&self, offset: usize) -> Option<String> {
-        let (start, source) = self.segments.iter().rev().find(|(s, _)| *s <= offset)?;
-        let text = source.inner();
-        let line = text.get(..offset - start).unwrap_or(text).matches('\n').count();
+        let (line, source) = self.line_in_file(offset)?;
         Some(format!("{}:{}", source.name(), line + 1))
     }
 
@@ -262,7 +271,8 @@ impl Cropped {
     }
 }
 
-fn floor_char(text: &str, mut at: usize) -> usize {
+/// The nearest char boundary at or before `at`.
+pub(crate) fn floor_char(text: &str, mut at: usize) -> usize {
     while at > 0 && !text.is_char_boundary(at) {
         at -= 1;
     }

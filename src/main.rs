@@ -271,7 +271,12 @@ fn parse_variant(text: &str) -> Result<(String, Yaml), String> {
 
 /// Whether to colour: on a terminal, unless `NO_COLOR` is set (no-color.org).
 fn color() -> bool {
-    std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+    color_on(std::io::stdout().is_terminal())
+}
+
+/// Colour for a stream that is a terminal, unless `NO_COLOR` is set.
+fn color_on(terminal: bool) -> bool {
+    terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
 }
 
 /// The paths given, then those listed in `list` (one per line; `-` is standard input).
@@ -731,7 +736,7 @@ fn fmt(paths: &[PathBuf], check: bool) -> u8 {
             Err(diags) => {
                 let source = diag::source(&label, &text);
                 for d in diags {
-                    eprint!("{}", diag::render_fancy(&d.in_source(&source), std::io::stderr().is_terminal()));
+                    eprint!("{}", diag::render_fancy(&d.in_source(&source), color_on(std::io::stderr().is_terminal())));
                 }
                 worst = 2;
                 continue;

@@ -36,7 +36,12 @@ fn corpus() -> Vec<(String, String)> {
 
 /// The texts that parse, each with its formatted text. A text that does not parse must fail
 /// to format with its syntax diagnostic, and no other.
-fn formatted_corpus() -> Vec<(String, String, String)> {
+fn formatted_corpus() -> &'static [(String, String, String)] {
+    static CORPUS: std::sync::OnceLock<Vec<(String, String, String)>> = std::sync::OnceLock::new();
+    CORPUS.get_or_init(format_corpus)
+}
+
+fn format_corpus() -> Vec<(String, String, String)> {
     let mut out = vec![];
     for (name, text) in corpus() {
         match (parse(&text), format_source(&text)) {
@@ -75,16 +80,23 @@ fn comments(text: &str) -> Vec<String> {
 #[test]
 fn formatting_twice_gives_the_same_text() {
     for (name, _, formatted) in formatted_corpus() {
-        let again = format_source(&formatted).unwrap();
-        assert_eq!(again, formatted, "{name} changes when formatted again");
+        let again = format_source(formatted).unwrap();
+        assert_eq!(&again, formatted, "{name} changes when formatted again");
     }
 }
 
 #[test]
 fn the_formatted_program_is_the_same_program() {
+    // The comparison forgets where things were written, and nothing else: not a range
+    // written in a string, not a number.
+    assert_eq!(
+        without_spans(r#"Require { span: 3..15, text: "cards 1..9 \"2..8\"", n: 10 }"#),
+        r#"Require { span: _, text: "cards 1..9 \"2..8\"", n: 10 }"#
+    );
+    assert_ne!(without_spans(r#"Text("cards 1..9")"#), without_spans(r#"Text("cards 2..8")"#));
     for (name, text, formatted) in formatted_corpus() {
-        let before = without_spans(&format!("{:?}", parse(&text).unwrap()));
-        let after = without_spans(&format!("{:?}", parse(&formatted).unwrap()));
+        let before = without_spans(&format!("{:?}", parse(text).unwrap()));
+        let after = without_spans(&format!("{:?}", parse(formatted).unwrap()));
         assert_eq!(before, after, "{name} means something else once formatted");
     }
 }
@@ -92,7 +104,7 @@ fn the_formatted_program_is_the_same_program() {
 #[test]
 fn every_comment_stays_in_order() {
     for (name, text, formatted) in formatted_corpus() {
-        assert_eq!(comments(&text), comments(&formatted), "{name}");
+        assert_eq!(comments(text), comments(formatted), "{name}");
     }
 }
 

@@ -50,16 +50,17 @@ fn internal() -> Diag {
 }
 
 /// A syntax tree's debug text with every byte range (`12..15`) replaced by `_`, so that two
-/// trees of the same program compare equal wherever they were written.
+/// trees of the same program compare equal wherever they were written. Quoted text (a
+/// string of the rules, `"cards 1..9"`) is kept as it is.
 pub fn without_spans(debug: &str) -> String {
     let bytes = debug.as_bytes();
     let mut out = String::with_capacity(debug.len());
-    let mut i = 0;
+    let (mut i, mut quoted) = (0, false);
     while i < bytes.len() {
         let digits = |from: usize| bytes[from..].iter().take_while(|b| b.is_ascii_digit()).count();
         let first = digits(i);
         let starts_number = i == 0 || !bytes[i - 1].is_ascii_alphanumeric();
-        if first > 0 && starts_number && debug[i + first..].starts_with("..") {
+        if !quoted && first > 0 && starts_number && debug[i + first..].starts_with("..") {
             let second = digits(i + first + 2);
             if second > 0 {
                 out.push('_');
@@ -67,9 +68,17 @@ pub fn without_spans(debug: &str) -> String {
                 continue;
             }
         }
-        let ch_len = debug[i..].chars().next().map_or(1, char::len_utf8);
-        out.push_str(&debug[i..i + ch_len]);
-        i += ch_len;
+        // Debug text escapes a quote inside a string as `\"`: a backslash keeps what follows.
+        let len = match bytes[i] {
+            b'"' => {
+                quoted = !quoted;
+                1
+            }
+            b'\\' if quoted => 1 + debug[i + 1..].chars().next().map_or(0, char::len_utf8),
+            _ => debug[i..].chars().next().map_or(1, char::len_utf8),
+        };
+        out.push_str(&debug[i..i + len]);
+        i += len;
     }
     out
 }

@@ -21,7 +21,7 @@ impl<'a> Lines<'a> {
 
     /// The position of a byte offset; an offset inside a character counts from its start.
     pub fn position(&self, offset: usize) -> Position {
-        let offset = floor_char(self.text, offset.min(self.text.len()));
+        let offset = crate::diag::floor_char(self.text, offset.min(self.text.len()));
         let line = self.starts.partition_point(|s| *s <= offset).saturating_sub(1);
         let start = self.starts.get(line).copied().unwrap_or(0);
         let column: usize = self.text.get(start..offset).map_or(0, |t| t.chars().map(char::len_utf16).sum());
@@ -50,13 +50,6 @@ impl<'a> Lines<'a> {
 
 fn saturate(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
-}
-
-fn floor_char(text: &str, mut at: usize) -> usize {
-    while at > 0 && !text.is_char_boundary(at) {
-        at -= 1;
-    }
-    at
 }
 
 /// The path a `file:` URI names, if it names one.

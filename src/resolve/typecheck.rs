@@ -85,6 +85,9 @@ impl Checker<'_> {
     /// One pass over every part of the program, learning and (unless quiet) reporting.
     fn round(&mut self) {
         let prog = self.prog;
+        // Each round has the whole budget: the reporting round must not find it spent by the
+        // quiet ones before it (its loops would give up and say nothing).
+        self.work = 0;
         self.declared = prog
             .vars
             .iter()
@@ -316,7 +319,6 @@ impl Checker<'_> {
             _ => (T::Unknown, T::Unknown),
         };
         let decl = |t: &T| Some(Decl { t: None, gave: t.clone(), span: at.clone() });
-        let (first, second) = (first, second);
         self.set_local(slot, first.clone(), decl(&first));
         if let Some(s2) = slot2 {
             self.set_local(s2, second.clone(), decl(&second));

@@ -166,7 +166,8 @@ pub(super) fn combine(slot: &T, op: AssignOp, value: &T) -> Option<T> {
         (_, T::Int, T::Int) => Some(T::Int),
         (_, T::Int, v) if v.vague() => Some(T::Int),
         (AssignOp::Add, T::List(a), T::List(b)) => Some(T::list(join(a, b))),
-        (AssignOp::Add, T::List(a), T::Unknown) => Some(T::list(join(a, &T::Unknown))),
+        // An unknown item joined with any other is unknown.
+        (AssignOp::Add, T::List(_), T::Unknown) => Some(T::list(T::Unknown)),
         (_, l @ T::List(_), v) if v.vague() || matches!(v, T::List(_)) => Some(l.clone()),
         _ => None,
     }

@@ -718,11 +718,11 @@ fn first_duplicate(items: &[Value]) -> Option<Value> {
 /// Every choice of `k` items, in the order of the list: index tuples in lexicographic order.
 fn combinations(items: &[Value], k: usize) -> Vec<Vec<Value>> {
     let n = items.len();
-    let mut picked: Vec<usize> = (0..k).collect();
     let mut out = vec![];
     if k > n {
         return out;
     }
+    let mut picked: Vec<usize> = (0..k).collect();
     loop {
         out.push(picked.iter().map(|&i| items[i].clone()).collect());
         // The rightmost index that can still move right, moved, and those after it reset.
