@@ -129,3 +129,7 @@ fn to_json(yaml: &str) -> String {
     let events: Vec<&str> = lines.skip(1).map(|l| l.trim_start_matches("  - ")).collect();
     format!("{{\"rules\": {rules}, \"players\": {players}, \"events\": [\n{}\n]}}\n", events.join(",\n"))
 }
+
+/// The allocator of the `shinpan` binary, so both sides of each ratio run on it.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;

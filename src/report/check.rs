@@ -142,6 +142,9 @@ pub struct Report {
     pub board: Option<String>,
     /// The room of a team match (`open`, `closed`), where the record gives it.
     pub room: Option<String>,
+    /// The fuel the rules burnt judging it (0 when it was not run): the work the fuel limit
+    /// counts, the same for the same rules and events however the evaluator is built.
+    pub fuel_spent: u64,
 }
 
 impl Report {
@@ -182,6 +185,7 @@ impl Report {
             program: None,
             board: None,
             room: None,
+            fuel_spent: 0,
         }
     }
 }
@@ -606,6 +610,7 @@ fn report(
         program: Some(program.clone()),
         board: None,
         room: None,
+        fuel_spent: outcome.fuel_spent,
     }
 }
 

@@ -2,7 +2,7 @@
 
 use super::eval::bind;
 use super::legal::{Actors, Pick};
-use super::{Ctl, Event, FUEL_PER_EVENT, Machine, Run, Source, Stop, Violation};
+use super::{Ctl, Event, Machine, Run, Source, Stop, Violation};
 use crate::lang::ast::AssignOp;
 use crate::program::value::Value;
 use crate::program::{Block, Branch, Choose, S, St, Target, X};
@@ -416,7 +416,7 @@ impl<'p> Machine<'p> {
     }
 
     fn consume(&mut self) {
-        self.fuel = FUEL_PER_EVENT;
+        self.refuel();
         self.taken += 1;
         if let Source::Transcript { pos, .. } | Source::Probe { pos, .. } = &mut self.source {
             *pos += 1;

@@ -157,6 +157,8 @@ pub struct Machine<'p> {
     states: Option<Vec<(usize, State)>>,
     /// For each `history` variable, its values so far.
     changes: Vec<Changes>,
+    /// The fuel burnt by the events already judged (each event starts with a full tank).
+    spent: u64,
 }
 
 /// The variables of a rules' `view`, as (variable, value).
@@ -197,6 +199,9 @@ pub struct Outcome {
     pub states: Vec<(usize, State)>,
     /// The `finish` statement that ended the game, once it has.
     pub ended_at: Option<Span>,
+    /// The fuel the whole run burnt: the work the fuel limit counts, a property of the rules
+    /// and the events alone, so a faster evaluator must burn exactly as much.
+    pub fuel_spent: u64,
 }
 
 impl<'p> Machine<'p> {
@@ -234,6 +239,7 @@ impl<'p> Machine<'p> {
             notes: vec![],
             states: None,
             changes: vec![],
+            spent: 0,
         }
     }
 
@@ -271,11 +277,24 @@ impl<'p> Machine<'p> {
         let violation = self.violation.take();
         let states = self.states.take().unwrap_or_default();
         let ended_at = self.finished.then(|| self.finished_at.clone());
-        Ok(Outcome { stood, violation, finished: self.finished, scores, winners, events_run, notes, states, ended_at })
+        self.refuel();
+        let fuel_spent = self.spent;
+        Ok(Outcome {
+            stood,
+            violation,
+            finished: self.finished,
+            scores,
+            winners,
+            events_run,
+            notes,
+            states,
+            ended_at,
+            fuel_spent,
+        })
     }
 
     fn eval_top(&mut self, x: &X) -> Result<Value, Diag> {
-        self.fuel = FUEL_PER_EVENT;
+        self.refuel();
         self.eval(x, &mut vec![]).map_err(stop_diag)
     }
 
@@ -293,6 +312,12 @@ impl<'p> Machine<'p> {
     /// A map from every player to the same value.
     fn per_player(&self, value: &Value) -> Value {
         Value::map((0..self.players.len()).map(|i| (Value::Player(i as u8), value.clone())).collect())
+    }
+
+    /// Counts the fuel burnt since the last refill and fills the tank for the next event.
+    fn refuel(&mut self) {
+        self.spent += FUEL_PER_EVENT - self.fuel;
+        self.fuel = FUEL_PER_EVENT;
     }
 
     /// Spends one unit of fuel; a runaway rules file stops here with a diagnostic.
