@@ -118,26 +118,18 @@ impl Value {
         }
     }
 
-    /// The plain walk, for the usual small values; `None` once it has looked at too many.
+    /// The plain walk, for the usual small values; `None` once it has looked at too many
+    /// lists and maps.
     fn deeper_than_quickly(&self, limit: usize, work: &mut usize) -> Option<bool> {
         *work += 1;
         if *work > 4096 {
             return None;
         }
-        let children: &mut dyn Iterator<Item = &Value> = match self {
-            Value::List(items) => &mut items.iter(),
-            Value::Map(entries) => &mut entries.iter().flat_map(|(k, v)| [k, v]),
-            _ => return Some(false),
-        };
-        if limit == 0 {
-            return Some(true);
+        match self {
+            Value::List(items) => children_deeper_than(items.iter(), limit, work),
+            Value::Map(entries) => children_deeper_than(entries.iter().flat_map(|(k, v)| [k, v]), limit, work),
+            _ => Some(false),
         }
-        for child in children {
-            if child.deeper_than_quickly(limit - 1, work)? {
-                return Some(true);
-            }
-        }
-        Some(false)
     }
 
     /// How many lists and maps nest inside this value, each shared part measured once.
@@ -154,4 +146,18 @@ impl Value {
         seen.insert(key, d);
         d
     }
+}
+
+/// Whether a list or map with these children nests more than `limit` deep.
+fn children_deeper_than<'v>(children: impl Iterator<Item = &'v Value>, limit: usize, work: &mut usize) -> Option<bool> {
+    if limit == 0 {
+        return Some(true);
+    }
+    for child in children {
+        // A scalar nests nothing: it is passed over without a call.
+        if matches!(child, Value::List(_) | Value::Map(_)) && child.deeper_than_quickly(limit - 1, work)? {
+            return Some(true);
+        }
+    }
+    Some(false)
 }

@@ -145,20 +145,20 @@ impl Machine<'_> {
     }
 
     /// Items of a collection for `for` and comprehensions: one name takes each item of a
-    /// list (each key of a map); two names take (index, item) or (key, value).
-    pub(super) fn entries(&mut self, coll: &X, two: bool, frame: &mut Vec<Value>) -> Run<Vec<(Value, Value)>> {
+    /// list (each key of a map); two names take (index, item) or (key, value). The items are
+    /// read from the collection as the loop goes, not copied out first.
+    pub(super) fn entries(&mut self, coll: &X, two: bool, frame: &mut Vec<Value>) -> Run<Entries> {
         let value = self.eval(coll, frame)?;
-        if let Value::List(l) = &value {
-            self.burn_n(l.len(), &coll.span)?;
-        } else if let Value::Map(m) = &value {
-            self.burn_n(m.len(), &coll.span)?;
-        }
-        match value {
-            Value::List(l) if two => Ok(l.iter().enumerate().map(|(i, v)| (Value::Int(i as i64), v.clone())).collect()),
-            Value::List(l) => Ok(l.iter().map(|v| (v.clone(), Value::Null)).collect()),
-            Value::Map(m) => Ok(m.as_ref().clone()),
-            other => Err(self.spec_error(&coll.span, format!("expected a list or map, found {}", other.type_name()))),
-        }
+        let collection = match value {
+            Value::List(l) => Collection::List(l),
+            Value::Map(m) => Collection::Map(m),
+            other => {
+                return Err(self.spec_error(&coll.span, format!("expected a list or map, found {}", other.type_name())));
+            }
+        };
+        let entries = Entries { collection, two, next: 0 };
+        self.burn_n(entries.len(), &coll.span)?;
+        Ok(entries)
     }
 
     fn quantifier(&mut self, all: bool, slot: u16, coll: &X, body: &X, frame: &mut Vec<Value>) -> Run<Value> {
@@ -631,6 +631,45 @@ impl Machine<'_> {
     }
 }
 
+/// A list or map a loop walks.
+enum Collection {
+    List(Rc<Vec<Value>>),
+    Map(Rc<Vec<(Value, Value)>>),
+}
+
+/// The entries of a collection, one at a time: (item, null) or (index, item) for a list,
+/// (key, null) or (key, value) for a map.
+pub(super) struct Entries {
+    collection: Collection,
+    two: bool,
+    next: usize,
+}
+
+impl Entries {
+    pub(super) fn len(&self) -> usize {
+        match &self.collection {
+            Collection::List(l) => l.len(),
+            Collection::Map(m) => m.len(),
+        }
+    }
+}
+
+impl Iterator for Entries {
+    type Item = (Value, Value);
+
+    fn next(&mut self) -> Option<(Value, Value)> {
+        let i = self.next;
+        let entry = match &self.collection {
+            Collection::List(l) if self.two => (Value::Int(i as i64), l.get(i)?.clone()),
+            Collection::List(l) => (l.get(i)?.clone(), Value::Null),
+            Collection::Map(m) if self.two => m.get(i)?.clone(),
+            Collection::Map(m) => (m.get(i)?.0.clone(), Value::Null),
+        };
+        self.next += 1;
+        Some(entry)
+    }
+}
+
 pub(super) fn bind(frame: &mut Vec<Value>, slot: u16, v: Value) {
     let i = slot as usize;
     if i >= frame.len() {
@@ -701,12 +740,17 @@ fn tally(keyed: Vec<(Value, Value)>) -> Value {
 /// `a - b` on lists: each item of `b` removes one equal item of `a`.
 pub(super) fn multiset_minus(a: &[Value], b: &[Value]) -> Vec<Value> {
     let mut out = a.to_vec();
+    remove_each(&mut out, b);
+    out
+}
+
+/// `a -= b` on a list: each item of `b` removes the first equal item of `a`.
+pub(super) fn remove_each(a: &mut Vec<Value>, b: &[Value]) {
     for item in b {
-        if let Some(i) = out.iter().position(|x| x == item) {
-            out.remove(i);
+        if let Some(i) = a.iter().position(|x| x == item) {
+            a.remove(i);
         }
     }
-    out
 }
 
 /// The first item that repeats an earlier one, in one pass.

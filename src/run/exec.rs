@@ -679,8 +679,19 @@ fn combine(slot: &mut Value, op: AssignOp, new: Value, work: &mut usize) -> Resu
         (AssignOp::Set, _, v) => v,
         (AssignOp::Add, Value::Int(a), Value::Int(b)) => Value::Int(a.checked_add(b).ok_or("overflow")?),
         (AssignOp::Sub, Value::Int(a), Value::Int(b)) => Value::Int(a.checked_sub(b).ok_or("overflow")?),
-        (AssignOp::Add, Value::List(a), Value::List(b)) => Value::list(a.iter().chain(b.iter()).cloned().collect()),
-        (AssignOp::Sub, Value::List(a), Value::List(b)) => Value::list(super::eval::multiset_minus(a, &b)),
+        // A list held by this variable alone is changed where it is, not copied.
+        (AssignOp::Add, Value::List(_), Value::List(b)) => {
+            if let Value::List(a) = slot {
+                std::rc::Rc::make_mut(a).extend(b.iter().cloned());
+            }
+            return Ok(());
+        }
+        (AssignOp::Sub, Value::List(_), Value::List(b)) => {
+            if let Value::List(a) = slot {
+                super::eval::remove_each(std::rc::Rc::make_mut(a), &b);
+            }
+            return Ok(());
+        }
         (_, a, b) => return Err(format!("cannot combine {} with {}", a.type_name(), b.type_name())),
     };
     Ok(())

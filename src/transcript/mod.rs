@@ -249,18 +249,40 @@ pub fn read_list(text: &str, key: &str) -> Result<Vec<RawEvent>, ReadError> {
 fn events(text: &str, list: Located, positions: Option<&Vec<Pos>>) -> Result<Vec<RawEvent>, (&'static str, Located)> {
     let Yaml::Seq(items) = list.value else { return Err((list.value.kind(), list)) };
     let at = |i: usize| positions.and_then(|p| p.get(i)).copied().unwrap_or_default();
+    let mut line_ends = LineEnds { text, start: 0, end: 0 };
     Ok(items
         .into_iter()
         .enumerate()
-        .map(|(i, value)| RawEvent { value, line: at(i).line, span: line_span(text, at(i).offset) })
+        .map(|(i, value)| RawEvent { value, line: at(i).line, span: line_ends.span_from(at(i).offset) })
         .collect())
 }
 
-/// From `start` to the end of its line: what a diagnostic underlines for an event.
+/// From `start` to the end of its line: what a diagnostic underlines for a value.
 fn line_span(text: &str, start: usize) -> Span {
-    let start = start.min(text.len());
-    let end = text.get(start..).and_then(|rest| rest.find('\n')).map_or(text.len(), |n| start + n);
-    start..end
+    LineEnds { text, start: 0, end: 0 }.span_from(start)
+}
+
+/// Finds where lines end for starts that mostly come in order, remembering the last line
+/// found: the events of a one-line transcript (a JSON Lines stream) share one line, which is
+/// then searched once instead of once per event.
+struct LineEnds<'t> {
+    text: &'t str,
+    /// The last line found, from its first byte searched to its end.
+    start: usize,
+    end: usize,
+}
+
+impl LineEnds<'_> {
+    /// From `start` to the end of its line.
+    fn span_from(&mut self, start: usize) -> Span {
+        let start = start.min(self.text.len());
+        if !(self.start <= start && start <= self.end && self.end > 0) {
+            let rest = self.text.get(start..).unwrap_or_default();
+            self.end = rest.find('\n').map_or(self.text.len(), |n| start + n);
+        }
+        self.start = start;
+        start..self.end
+    }
 }
 
 /// Where a value starts: its line (1-based) and byte offset.
@@ -618,4 +640,27 @@ fn scan_error(e: &granit_parser::ScanError, text: &str) -> ReadError {
         format!("invalid YAML: {what}")
     };
     ReadError::at(cut_to(&what, 200), Some(e.marker().line()), text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The remembered line gives the same spans as searching afresh for every start, for
+    /// starts in order on one line, on several lines, and out of order.
+    #[test]
+    fn line_ends_remembered_equal_line_ends_searched() {
+        let searched = |text: &str, start: usize| {
+            let start = start.min(text.len());
+            start..text[start..].find('\n').map_or(text.len(), |n| start + n)
+        };
+        for text in ["{\"events\": [1, 2, 3]}", "a\nbb\n\nccc\n", "\n\nx", "one line, no end", ""] {
+            let starts: Vec<usize> =
+                (0..=text.len() + 1).chain((0..=text.len()).rev()).chain([0, 3, 1, 9, 2]).collect();
+            let mut ends = LineEnds { text, start: 0, end: 0 };
+            for start in starts {
+                assert_eq!(ends.span_from(start), searched(text, start), "{text:?} from {start}");
+            }
+        }
+    }
 }
