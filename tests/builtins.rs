@@ -160,3 +160,63 @@ fn string_escapes() {
     let text = &program.rules.iter().find(|r| r.id == "r").unwrap().text;
     assert_eq!(text, "say \"hi\"\tnow");
 }
+
+/// The first player's score as JSON (or the rules' error message), and the fuel spent.
+fn value_and_fuel(expr: &str) -> (Result<String, String>, u64) {
+    let dir = std::env::temp_dir().join(format!("shinpan-fold-{}-{}", expr.len(), std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let rules = format!(
+        "game folds\nplayers 2..2\nrule r \"unused\"\naction go: int 0..1\nscores zip_map(players, [{expr}, 0])\nwinners []\n\
+         flow {{\n  choose {{\n    go(n) by players[0] {{\n    }}\n  }}\n}}\n"
+    );
+    std::fs::write(dir.join("folds.rules"), rules).unwrap();
+    let report =
+        Checker::new(None).check_text("folds.yaml", "rules: folds.rules\nplayers: [a, b]\nevents: []\n".into(), &dir);
+    std::fs::remove_dir_all(&dir).unwrap();
+    let value = match (&report.verdict, &report.scores) {
+        (Verdict::Legal, Some(scores)) => Ok(scores[0].1.to_string()),
+        _ => Err(report.spec_errors.first().map_or_else(|| format!("{:?}", report.errors), |d| d.message.clone())),
+    };
+    (value, report.fuel_spent)
+}
+
+/// `len`, `sum`, `max`, `min`, `first` and `last` of a comprehension fold its items as they
+/// are made; the same list built first (behind an `if`) must give the same value or error,
+/// for the same fuel: ties, a `sum` problem before a later item's error, overflow, and a
+/// `max` whose comparisons run out of fuel.
+#[test]
+fn a_fold_over_a_comprehension_equals_the_fold_of_the_built_list() {
+    let folds = [
+        "len([n for n in range(1, 40) where n % 3 != 0])",
+        "len([n for n in []])",
+        "sum([n * 2 for n in range(1, 50) where n % 3 != 0])",
+        "sum([n for n in [9223372036854775807, 1]])",
+        "sum([if n == 3 then \"x\" else n for n in range(1, 5)])",
+        "sum([if n == 2 then \"x\" else 10 / (4 - n) for n in range(1, 5)])",
+        "max([[n % 4, n] for n in range(1, 30)])",
+        "max([[n % 4] for n in range(1, 30)])",
+        "min([[n % 5, 0] for n in range(1, 30) where n > 3])",
+        "min([n for n in []])",
+        "max([range(1, 100000) for n in range(1, 12)])",
+        "max([range(1, 100000) for n in range(1, 6)])",
+        "first([n for n in range(1, 30) where n > 10])",
+        "first([n for n in range(1, 30) where n > 100])",
+        "last([[n] for n in range(1, 30) where n < 10])",
+        "first([10 / (5 - n) for n in range(1, 6)])",
+    ];
+    for fused in folds {
+        let open = fused.find("([").unwrap() + 1;
+        let close = fused.rfind("])").unwrap() + 1;
+        let built = format!("{}if true then {} else []{}", &fused[..open], &fused[open..close], &fused[close..]);
+        let (a, b) = (value_and_fuel(fused), value_and_fuel(&built));
+        assert_eq!(a, b, "{fused} against {built}");
+    }
+    // The cases mean what they say: a value, each kind of error, and a run out of fuel.
+    assert_eq!(value_and_fuel(folds[2]).0, Ok("1734".into()));
+    assert_eq!(value_and_fuel(folds[7]).0, Ok("[3]".into()));
+    assert!(value_and_fuel(folds[4]).0.unwrap_err().contains("`sum` of a list holding str"));
+    assert!(value_and_fuel(folds[5]).0.unwrap_err().contains("division by zero"));
+    assert!(value_and_fuel(folds[3]).0.unwrap_err().contains("overflow"));
+    assert!(value_and_fuel(folds[10]).0.unwrap_err().contains("steps without waiting"));
+    assert!(value_and_fuel(folds[11]).0.is_ok());
+}

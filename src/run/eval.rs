@@ -161,6 +161,63 @@ impl Machine<'_> {
         Ok(entries)
     }
 
+    /// A built-in that folds a list, given a comprehension: each item is folded in as it is
+    /// made instead of being kept in a list. The work is the same as building the list and
+    /// then folding it (every item is made, with the same fuel, nesting and errors, and a
+    /// problem with an item is reported once all are made, as the built-in would find it).
+    fn fused(&mut self, fold: Fold, comprehension: &X, frame: &mut Vec<Value>, x: &X) -> Run<Value> {
+        let E::Comprehension { body, slot, slot2, coll, cond } = &comprehension.e else {
+            return Err(self.spec_error(&comprehension.span, "expected a comprehension".into()));
+        };
+        self.enter(&comprehension.span)?;
+        let mut state = Folding::new(fold);
+        let made = self.comprehension_into(body, *slot, *slot2, coll, cond.as_deref(), frame, |m, item| {
+            let cap = usize::try_from(m.fuel).unwrap_or(usize::MAX);
+            state.take(item, cap);
+        });
+        self.nesting -= 1;
+        made?;
+        match state.finish() {
+            Ok((value, weight)) => {
+                // `max` and `min` compare every item once: the weight of the list, paid at once.
+                if matches!(fold, Fold::Max | Fold::Min) {
+                    self.burn_n(weight, &x.span)?;
+                }
+                Ok(value)
+            }
+            Err(found) => Err(self.spec_error(&x.span, found.message())),
+        }
+    }
+
+    /// The items of a comprehension, each handed to `take` as it is made.
+    #[allow(clippy::too_many_arguments, reason = "the parts of one comprehension")]
+    fn comprehension_into(
+        &mut self,
+        body: &X,
+        slot: u16,
+        slot2: Option<u16>,
+        coll: &X,
+        cond: Option<&X>,
+        frame: &mut Vec<Value>,
+        mut take: impl FnMut(&Self, Value),
+    ) -> Run<()> {
+        for (a, b) in self.entries(coll, slot2.is_some(), frame)? {
+            self.burn(&body.span)?;
+            bind(frame, slot, a);
+            if let Some(s2) = slot2 {
+                bind(frame, s2, b);
+            }
+            if let Some(c) = cond
+                && !self.truth(c, frame)?
+            {
+                continue;
+            }
+            let item = self.eval(body, frame)?;
+            take(self, item);
+        }
+        Ok(())
+    }
+
     fn quantifier(&mut self, all: bool, slot: u16, coll: &X, body: &X, frame: &mut Vec<Value>) -> Run<Value> {
         let items = self.list(coll, frame)?;
         for item in items.iter() {
@@ -426,6 +483,11 @@ impl Machine<'_> {
     fn builtin_value(&mut self, b: Builtin, args: &[X], frame: &mut Vec<Value>, x: &X) -> Run<Value> {
         let arg = |i: usize| args.get(i).ok_or(());
         let Ok(first) = arg(0) else { return Err(self.spec_error(&x.span, "missing argument".into())) };
+        if let E::Comprehension { .. } = &first.e
+            && let Some(fold) = Fold::of(b)
+        {
+            return self.fused(fold, first, frame, x);
+        }
         match b {
             Builtin::Len => match self.eval(first, frame)? {
                 Value::List(l) => Ok(Value::Int(l.len() as i64)),
@@ -667,6 +729,109 @@ impl Iterator for Entries {
         };
         self.next += 1;
         Some(entry)
+    }
+}
+
+/// The built-ins that fold a list into one value, and can take a comprehension's items one
+/// at a time.
+#[derive(Clone, Copy, PartialEq)]
+enum Fold {
+    Len,
+    Sum,
+    Max,
+    Min,
+    First,
+    Last,
+}
+
+impl Fold {
+    fn of(b: Builtin) -> Option<Fold> {
+        Some(match b {
+            Builtin::Len => Fold::Len,
+            Builtin::Sum => Fold::Sum,
+            Builtin::Max => Fold::Max,
+            Builtin::Min => Fold::Min,
+            Builtin::First => Fold::First,
+            Builtin::Last => Fold::Last,
+            _ => return None,
+        })
+    }
+}
+
+/// What a fold has found so far.
+struct Folding {
+    fold: Fold,
+    count: usize,
+    total: i64,
+    pick: Option<Value>,
+    /// The items' weight (`max` and `min` pay it), counted up to past the fuel left.
+    weight: usize,
+    /// The first item `sum` cannot add, which it reports once every item is made.
+    problem: Option<SumProblem>,
+}
+
+#[derive(Clone, Copy)]
+enum SumProblem {
+    NotAnInt(&'static str),
+    Overflow,
+}
+
+impl SumProblem {
+    fn message(self) -> String {
+        match self {
+            SumProblem::NotAnInt(kind) => format!("`sum` of a list holding {kind}"),
+            SumProblem::Overflow => "overflow".into(),
+        }
+    }
+}
+
+impl Folding {
+    fn new(fold: Fold) -> Folding {
+        Folding { fold, count: 0, total: 0, pick: None, weight: 0, problem: None }
+    }
+
+    fn take(&mut self, item: Value, cap: usize) {
+        self.count += 1;
+        match self.fold {
+            Fold::Len => {}
+            Fold::Sum if self.problem.is_some() => {}
+            Fold::Sum => match item {
+                Value::Int(i) => match self.total.checked_add(i) {
+                    Some(t) => self.total = t,
+                    None => self.problem = Some(SumProblem::Overflow),
+                },
+                other => self.problem = Some(SumProblem::NotAnInt(other.type_name())),
+            },
+            Fold::Max | Fold::Min => {
+                if self.weight <= cap {
+                    self.weight = self.weight.saturating_add(item.weight(cap - self.weight));
+                }
+                // Of equal items `max` keeps the last and `min` the first, as a list's would.
+                let better = match &self.pick {
+                    None => true,
+                    Some(best) if self.fold == Fold::Max => item >= *best,
+                    Some(best) => item < *best,
+                };
+                if better {
+                    self.pick = Some(item);
+                }
+            }
+            Fold::First if self.pick.is_some() => {}
+            Fold::First | Fold::Last => self.pick = Some(item),
+        }
+    }
+
+    /// The value, and the weight `max` and `min` pay.
+    fn finish(self) -> Result<(Value, usize), SumProblem> {
+        if let Some(problem) = self.problem {
+            return Err(problem);
+        }
+        let value = match self.fold {
+            Fold::Len => Value::Int(self.count as i64),
+            Fold::Sum => Value::Int(self.total),
+            _ => self.pick.unwrap_or(Value::Null),
+        };
+        Ok((value, self.weight))
     }
 }
 
