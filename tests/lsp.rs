@@ -519,12 +519,20 @@ fn every_name_in_the_built_in_games_is_found() {
                 .target_at(used.span.start)
                 .unwrap_or_else(|| panic!("{name}: `{}` at {:?} is not found", used.name, used.span));
             assert_eq!(&text[span], used.name);
-            let named = match target {
-                Target::Decl(_, decl) => decl.name.clone(),
-                Target::Local(local) => local.name.clone(),
-                Target::Builtin(n, ..) | Target::SharedRule(n, _) | Target::Word(n) => n.to_string(),
-            };
-            assert_eq!(named, used.name, "{name}: at {:?}", used.span);
+            // Where the name leads must spell it, and a local must be in scope where it is used.
+            let at = used.span.clone();
+            match target {
+                Target::Decl(0, decl) => assert_eq!(&text[decl.span.clone()], used.name, "{name}: {at:?}"),
+                Target::Decl(_, decl) => assert_eq!(decl.name, used.name, "{name}: {at:?}"),
+                Target::Local(local) => {
+                    assert_eq!(&text[local.span.clone()], used.name, "{name}: {at:?}");
+                    // A comprehension's body comes before its `for`: in scope, not after the name.
+                    assert!(local.scope.contains(&at.start), "{name}: {at:?}");
+                }
+                Target::Builtin(n, ..) | Target::SharedRule(n, _) | Target::Word(n) => {
+                    assert_eq!(n, used.name, "{name}: {at:?}")
+                }
+            }
             found += 1;
         }
     }
