@@ -44,8 +44,10 @@ impl Machine<'_> {
             E::Record(fields) => {
                 Ok(Value::map(fields.iter().map(|(k, v)| Ok((k.clone(), self.eval(v, frame)?))).collect::<Run<_>>()?))
             }
-            E::Comprehension { body, slot, slot2, coll, cond } => {
-                self.comprehension(body, *slot, *slot2, coll, cond.as_deref(), frame)
+            E::Comprehension { .. } => {
+                let mut out = vec![];
+                self.comprehension_into(x, frame, &mut out)?;
+                Ok(Value::list(out))
             }
             E::Quantifier { all, slot, coll, body } => self.quantifier(*all, *slot, coll, body, frame),
             E::If(c, a, b) => {
@@ -117,33 +119,6 @@ impl Machine<'_> {
         }
     }
 
-    fn comprehension(
-        &mut self,
-        body: &X,
-        slot: u16,
-        slot2: Option<u16>,
-        coll: &X,
-        cond: Option<&X>,
-        frame: &mut Vec<Value>,
-    ) -> Run<Value> {
-        let items = self.entries(coll, slot2.is_some(), frame)?;
-        let mut out = Vec::with_capacity(items.len());
-        for (a, b) in items {
-            self.burn(&body.span)?;
-            bind(frame, slot, a);
-            if let Some(s2) = slot2 {
-                bind(frame, s2, b);
-            }
-            if let Some(c) = cond
-                && !self.truth(c, frame)?
-            {
-                continue;
-            }
-            out.push(self.eval(body, frame)?);
-        }
-        Ok(Value::list(out))
-    }
-
     /// Items of a collection for `for` and comprehensions: one name takes each item of a
     /// list (each key of a map); two names take (index, item) or (key, value). The items are
     /// read from the collection as the loop goes, not copied out first.
@@ -166,15 +141,9 @@ impl Machine<'_> {
     /// then folding it (every item is made, with the same fuel, nesting and errors, and a
     /// problem with an item is reported once all are made, as the built-in would find it).
     fn fused(&mut self, fold: Fold, comprehension: &X, frame: &mut Vec<Value>, x: &X) -> Run<Value> {
-        let E::Comprehension { body, slot, slot2, coll, cond } = &comprehension.e else {
-            return Err(self.spec_error(&comprehension.span, "expected a comprehension".into()));
-        };
         self.enter(&comprehension.span)?;
         let mut state = Folding::new(fold);
-        let made = self.comprehension_into(body, *slot, *slot2, coll, cond.as_deref(), frame, |m, item| {
-            let cap = usize::try_from(m.fuel).unwrap_or(usize::MAX);
-            state.take(item, cap);
-        });
+        let made = self.comprehension_into(comprehension, frame, &mut state);
         self.nesting -= 1;
         made?;
         match state.finish() {
@@ -189,23 +158,18 @@ impl Machine<'_> {
         }
     }
 
-    /// The items of a comprehension, each handed to `take` as it is made.
-    #[allow(clippy::too_many_arguments, reason = "the parts of one comprehension")]
-    fn comprehension_into(
-        &mut self,
-        body: &X,
-        slot: u16,
-        slot2: Option<u16>,
-        coll: &X,
-        cond: Option<&X>,
-        frame: &mut Vec<Value>,
-        mut take: impl FnMut(&Self, Value),
-    ) -> Run<()> {
-        for (a, b) in self.entries(coll, slot2.is_some(), frame)? {
+    /// The items of a comprehension, each handed to `sink` as it is made.
+    fn comprehension_into(&mut self, x: &X, frame: &mut Vec<Value>, sink: &mut impl Sink) -> Run<()> {
+        let E::Comprehension { body, slot, slot2, coll, cond } = &x.e else {
+            return Err(self.spec_error(&x.span, "expected a comprehension".into()));
+        };
+        let entries = self.entries(coll, slot2.is_some(), frame)?;
+        sink.expect(entries.len());
+        for (a, b) in entries {
             self.burn(&body.span)?;
-            bind(frame, slot, a);
+            bind(frame, *slot, a);
             if let Some(s2) = slot2 {
-                bind(frame, s2, b);
+                bind(frame, *s2, b);
             }
             if let Some(c) = cond
                 && !self.truth(c, frame)?
@@ -213,7 +177,7 @@ impl Machine<'_> {
                 continue;
             }
             let item = self.eval(body, frame)?;
-            take(self, item);
+            sink.take(item, usize::try_from(self.fuel).unwrap_or(usize::MAX));
         }
         Ok(())
     }
@@ -758,6 +722,24 @@ impl Fold {
     }
 }
 
+/// Where a comprehension's items go as they are made: a list, or a fold.
+trait Sink {
+    /// How many items at most are coming.
+    fn expect(&mut self, _most: usize) {}
+    /// One item, and the fuel left, past which weighing it need not count.
+    fn take(&mut self, item: Value, fuel: usize);
+}
+
+impl Sink for Vec<Value> {
+    fn expect(&mut self, most: usize) {
+        self.reserve(most);
+    }
+
+    fn take(&mut self, item: Value, _fuel: usize) {
+        self.push(item);
+    }
+}
+
 /// What a fold has found so far.
 struct Folding {
     fold: Fold,
@@ -785,11 +767,7 @@ impl SumProblem {
     }
 }
 
-impl Folding {
-    fn new(fold: Fold) -> Folding {
-        Folding { fold, count: 0, total: 0, pick: None, weight: 0, problem: None }
-    }
-
+impl Sink for Folding {
     fn take(&mut self, item: Value, cap: usize) {
         self.count += 1;
         match self.fold {
@@ -819,6 +797,12 @@ impl Folding {
             Fold::First if self.pick.is_some() => {}
             Fold::First | Fold::Last => self.pick = Some(item),
         }
+    }
+}
+
+impl Folding {
+    fn new(fold: Fold) -> Folding {
+        Folding { fold, count: 0, total: 0, pick: None, weight: 0, problem: None }
     }
 
     /// The value, and the weight `max` and `min` pay.
