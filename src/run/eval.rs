@@ -464,9 +464,11 @@ impl Machine<'_> {
                 let mut total: i64 = 0;
                 for v in items.iter() {
                     let Value::Int(i) = v else {
-                        return Err(self.spec_error(&x.span, format!("`sum` of a list holding {}", v.type_name())));
+                        return Err(self.spec_error(&x.span, SumProblem::NotAnInt(v.type_name()).message()));
                     };
-                    total = total.checked_add(*i).ok_or_else(|| self.spec_error(&x.span, "overflow".into()))?;
+                    total = total
+                        .checked_add(*i)
+                        .ok_or_else(|| self.spec_error(&x.span, SumProblem::Overflow.message()))?;
                 }
                 Ok(Value::Int(total))
             }
@@ -752,6 +754,7 @@ struct Folding {
     problem: Option<SumProblem>,
 }
 
+/// What `sum` cannot add: an item that is not an int, or a total past the largest int.
 #[derive(Clone, Copy)]
 enum SumProblem {
     NotAnInt(&'static str),
@@ -768,7 +771,7 @@ impl SumProblem {
 }
 
 impl Sink for Folding {
-    fn take(&mut self, item: Value, cap: usize) {
+    fn take(&mut self, item: Value, fuel: usize) {
         self.count += 1;
         match self.fold {
             Fold::Len => {}
@@ -781,8 +784,8 @@ impl Sink for Folding {
                 other => self.problem = Some(SumProblem::NotAnInt(other.type_name())),
             },
             Fold::Max | Fold::Min => {
-                if self.weight <= cap {
-                    self.weight = self.weight.saturating_add(item.weight(cap - self.weight));
+                if self.weight <= fuel {
+                    self.weight = self.weight.saturating_add(item.weight(fuel - self.weight));
                 }
                 // Of equal items `max` keeps the last and `min` the first, as a list's would.
                 let better = match &self.pick {
