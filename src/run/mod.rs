@@ -316,7 +316,7 @@ impl<'p> Machine<'p> {
 
     /// Counts the fuel burnt since the last refill and fills the tank for the next event.
     fn refuel(&mut self) {
-        self.spent += FUEL_PER_EVENT - self.fuel;
+        self.spent += FUEL_PER_EVENT.saturating_sub(self.fuel);
         self.fuel = FUEL_PER_EVENT;
     }
 
