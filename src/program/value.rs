@@ -75,6 +75,27 @@ impl Value {
         }
     }
 
+    /// The smaller of two values' weights (exact up to `cap`, past it when both are). The side
+    /// with fewer items is weighed first, and the other only up to that weight: `deck == []`
+    /// weighs `[]` and stops, without walking the deck. A weight is never below 1, so a side
+    /// that weighs 1 spares weighing the other.
+    pub fn lighter_weight(a: &Value, b: &Value, cap: usize) -> usize {
+        let (first, second) = if a.items() <= b.items() { (a, b) } else { (b, a) };
+        match first.weight(cap) {
+            1 => 1,
+            w => second.weight(w).min(w),
+        }
+    }
+
+    /// How many items a list or map holds at its top level (none for a scalar).
+    fn items(&self) -> usize {
+        match self {
+            Value::List(items) => items.len(),
+            Value::Map(entries) => 2 * entries.len(),
+            _ => 0,
+        }
+    }
+
     fn collection_weight(&self, cap: usize) -> usize {
         // Most lists and maps are flat: counted without a walk.
         let flat = |v: &Value| match v {
@@ -160,4 +181,43 @@ fn children_deeper_than<'v>(children: impl Iterator<Item = &'v Value>, limit: us
         }
     }
     Some(false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `lighter_weight` equals the plain definition, the smaller of both weights taken with the
+    /// same cap, whenever that is within the cap, and is past the cap whenever that is:
+    /// scalars, long texts, flat and nested lists and maps, a list shared many times over.
+    #[test]
+    fn the_lighter_weight_is_the_smaller_weight() {
+        let flat = Value::list((0..50).map(Value::Int).collect());
+        let nested = Value::list(vec![flat.clone(), Value::list(vec![]), Value::str(&"x".repeat(100))]);
+        let shared = Value::list(vec![nested.clone(); 40]);
+        let map = Value::map(vec![(Value::str("a"), flat.clone()), (Value::Int(1), Value::Null)]);
+        let values = [
+            Value::Null,
+            Value::Int(3),
+            Value::str(&"long text ".repeat(20)),
+            Value::list(vec![]),
+            flat,
+            nested,
+            shared,
+            map,
+        ];
+        for a in &values {
+            for b in &values {
+                for cap in [0, 1, 5, 51, 60, 200, 5_000, usize::MAX] {
+                    let plain = a.weight(cap).min(b.weight(cap));
+                    let lighter = Value::lighter_weight(a, b, cap);
+                    if plain <= cap {
+                        assert_eq!(lighter, plain, "{a:?} {b:?} cap {cap}");
+                    } else {
+                        assert!(lighter > cap, "{a:?} {b:?} cap {cap}: {lighter}");
+                    }
+                }
+            }
+        }
+    }
 }

@@ -211,14 +211,9 @@ impl Machine<'_> {
                 );
                 return Err(self.spec_error(&x.span, message));
             }
+            // Comparing costs the lighter side.
             let cap = usize::try_from(self.fuel).unwrap_or(usize::MAX);
-            // Comparing costs the lighter side; a weight is never below 1, so a side that
-            // weighs 1 spares weighing the other.
-            let work = match l.weight(cap) {
-                1 => 1,
-                w => w.min(r.weight(cap)),
-            };
-            self.burn_n(work, &x.span)?;
+            self.burn_n(Value::lighter_weight(&l, &r, cap), &x.span)?;
         }
         match (op, &l, &r) {
             (BinOp::Eq, ..) => Ok(Value::Bool(l == r)),
