@@ -220,3 +220,32 @@ fn a_fold_over_a_comprehension_equals_the_fold_of_the_built_list() {
     assert!(value_and_fuel(folds[10]).0.unwrap_err().contains("steps without waiting"));
     assert!(value_and_fuel(folds[11]).0.is_ok());
 }
+
+/// A string with nothing to fill in and an empty list are constants in the compiled program
+/// (built once, not at every evaluation); a string with a `{}` and a list with items are not,
+/// since folding those would change what is built or how deep evaluation nests.
+#[test]
+fn texts_without_blanks_and_empty_lists_are_folded() {
+    use shinpan::program::value::Value;
+    use shinpan::program::{E, X};
+    let rules = "game folds\nplayers 2..2\nrule r \"unused\"\naction go: int 0..1\n\
+                 scores zip_map(players, [len(\"abc\") + len([]) + len(\"a{1}\") + len([1]), 0])\nwinners []\n\
+                 flow {\n  choose {\n    go(n) by players[0] {\n    }\n  }\n}\n";
+    let prog = shinpan::compile("folds.rules", rules).unwrap();
+    fn all(x: &X, out: &mut Vec<String>) {
+        out.push(match &x.e {
+            E::Const(Value::Str(s)) => format!("text {s}"),
+            E::Const(Value::List(l)) => format!("constant list of {}", l.len()),
+            E::Template(_) => "template".into(),
+            E::List(items) => format!("list of {}", items.len()),
+            _ => "other".into(),
+        });
+        x.children().into_iter().for_each(|c| all(c, out));
+    }
+    let mut found = vec![];
+    all(&prog.scores, &mut found);
+    for expected in ["text abc", "constant list of 0", "template", "list of 1"] {
+        assert!(found.iter().any(|f| f == expected), "{expected} in {found:?}");
+    }
+    assert_eq!(value_and_fuel("len(\"abc\") + len([]) + len(\"a{1}\") + len([1])").0, Ok("6".into()));
+}

@@ -2,6 +2,7 @@
 //! interpreter accepts only this form, so an unknown name cannot arise while checking.
 
 pub mod builtins;
+pub mod fold;
 pub mod value;
 
 use std::collections::HashMap;
@@ -376,10 +377,11 @@ impl Shape {
     }
 }
 
-impl X {
-    /// The expressions directly inside this one.
-    pub fn children(&self) -> Vec<&X> {
-        match &self.e {
+/// The expressions directly inside an expression: one list of cases for shared and for
+/// mutable references (`children`, `children_mut`).
+macro_rules! children_of {
+    ($e:expr, $iter:ident, $as_deref:ident $(, $m:tt)?) => {
+        match $e {
             E::Const(_)
             | E::Local(_)
             | E::Global(_)
@@ -389,23 +391,37 @@ impl X {
             | E::AllCards(_)
             | E::AllVariants(_) => vec![],
             E::Template(parts) => parts
-                .iter()
+                .$iter()
                 .filter_map(|p| match p {
                     Part::Expr(x) => Some(x),
                     Part::Text(_) => None,
                 })
                 .collect(),
-            E::List(items) | E::CallFn(_, items) | E::Builtin(_, items) => items.iter().collect(),
-            E::Record(fields) => fields.iter().map(|(_, x)| x).collect(),
+            E::List(items) | E::CallFn(_, items) | E::Builtin(_, items) => items.$iter().collect(),
+            E::Record(fields) => fields.$iter().map(|(_, x)| x).collect(),
             E::Comprehension { body, coll, cond, .. } => {
-                [Some(&**body), Some(&**coll), cond.as_deref()].into_iter().flatten().collect()
+                [Some(&$($m)? **body), Some(&$($m)? **coll), cond.$as_deref()].into_iter().flatten().collect()
             }
             E::Quantifier { coll, body, .. } => vec![coll, body],
             E::If(a, b, c) => vec![a, b, c],
             E::Not(a) | E::Neg(a) | E::Field(a, ..) | E::Lambda(_, a) => vec![a],
             E::Binary(_, a, b) | E::Index(a, b) => vec![a, b],
-            E::Slice(a, lo, hi) => [Some(&**a), lo.as_deref(), hi.as_deref()].into_iter().flatten().collect(),
+            E::Slice(a, lo, hi) => {
+                [Some(&$($m)? **a), lo.$as_deref(), hi.$as_deref()].into_iter().flatten().collect()
+            }
         }
+    };
+}
+
+impl X {
+    /// The expressions directly inside this one.
+    pub fn children(&self) -> Vec<&X> {
+        children_of!(&self.e, iter, as_deref)
+    }
+
+    /// The expressions directly inside this one, to change.
+    pub fn children_mut(&mut self) -> Vec<&mut X> {
+        children_of!(&mut self.e, iter_mut, as_deref_mut, mut)
     }
 
     /// Whether this expression reads the local `slot` anywhere inside.

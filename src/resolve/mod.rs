@@ -188,6 +188,8 @@ impl Resolver {
         if self.errors.is_empty() {
             self.errors.extend(crate::resolve::typecheck::check(&program));
         }
+        // After every check, which read literals as written.
+        crate::program::fold::fold_constants(&mut program);
         Some(program)
     }
 
