@@ -71,3 +71,67 @@ fn random_games_burn_the_fuel_they_always_did() {
     }
     insta::assert_snapshot!(table);
 }
+
+/// What a `due` condition or `always` guard reads, found once per program so that its value
+/// can be remembered while those variables are unchanged: variables read directly and through
+/// helpers, `events_taken`, and nothing remembered for a condition that draws at random or
+/// reads a name it does not bind.
+#[test]
+fn the_conditions_remembered_and_what_they_read() {
+    let rules = "game memo\nplayers 2..2\nrule r \"unused\"\naction go: int 0..1\naction note: int 0..1\n\
+        var a = 0\nvar b = [1, 2]\nvar c = 0\n\
+        fn helper(x) = [y for y in b where y > x]\n\
+        scores zip_map(players, [a, 0])\nwinners []\n\
+        due step_a when a > 5 and len(helper(1)) > 0 { a = 0 }\n\
+        due step_b when exists y in b: y == c { c = 9 }\n\
+        due step_c when len(shuffle(b)) > 5 { a = 1 }\n\
+        always note(n) by table when events_taken > 3 and all y in b: y > a { }\n\
+        flow {\n  loop {\n    choose {\n      go(n) by players[0] {\n        a += 1\n      }\n    }\n  }\n}\n";
+    let prog = shinpan::compile("memo.rules", rules).unwrap();
+    let named = |reads: &Option<shinpan::program::memo::Reads>| {
+        reads.as_ref().map(|r| {
+            let mut names: Vec<&str> = r.globals.iter().map(|g| prog.vars[*g as usize].name.as_str()).collect();
+            names.sort();
+            (names.join(" "), r.events_taken)
+        })
+    };
+    let dues: Vec<_> = prog.remembered.dues.iter().map(named).collect();
+    assert_eq!(dues, [Some(("a b".into(), false)), Some(("b c".into(), false)), None]);
+    let guards: Vec<_> = prog.remembered.guards.iter().map(named).collect();
+    assert_eq!(guards, [Some(("a b".into(), true))]);
+
+    // A guard that reads a local it does not bind (its record's argument, not yet bound when
+    // the guard is asked) is not remembered, and neither is any other guard: they share a frame.
+    let shadowed = rules.replace("when events_taken > 3 and", "when n == null and events_taken > 3 and");
+    let prog = shinpan::compile("memo.rules", &shadowed).unwrap();
+    assert_eq!(prog.remembered.guards, [None]);
+}
+
+/// A remembered condition follows the variables it reads: the due step runs each time `a`
+/// reaches 3 again, and the record is open from the fourth event on.
+#[test]
+fn a_remembered_condition_changes_with_what_it_reads() {
+    let dir = std::env::temp_dir().join(format!("shinpan-memo-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let rules = "game memo\nplayers 2..2\nrule r \"unused\"\naction go: int 0..1\naction mark: int 0..9\n\
+        var a = 0\nvar resets = 0\n\
+        scores zip_map(players, [resets, a])\nwinners []\n\
+        due reset when a >= 3 { a = 0\n resets += 1 }\n\
+        always mark(n) by table when events_taken >= 3 { require n == resets else r \"marked {n}, not {resets}\" }\n\
+        flow {\n  loop {\n    choose {\n      go(n) by players[0] {\n        a += 1\n      }\n    }\n  }\n}\n";
+    std::fs::write(dir.join("memo.rules"), rules).unwrap();
+    let check = |events: &str| {
+        let text = format!("rules: memo.rules\nplayers: [a, b]\nevents:\n{events}");
+        Checker::new(None).check_text("memo.yaml", text, &dir)
+    };
+    let go = "  - {by: a, go: 0}\n";
+    let legal = check(&format!("{go}{go}{go}  - {{by: table, mark: 1}}\n{go}{go}{go}{go}  - {{by: table, mark: 2}}\n"));
+    assert_eq!(legal.verdict, Verdict::Legal, "{:?}", legal.violations);
+    assert_eq!(legal.scores.unwrap()[0].1, serde_json::json!(2));
+    let early = check(&format!("{go}{go}  - {{by: table, mark: 0}}\n"));
+    assert_eq!(early.verdict, Verdict::Illegal);
+    let stale = check(&format!("{go}{go}{go}  - {{by: table, mark: 1}}\n{go}{go}{go}  - {{by: table, mark: 1}}\n"));
+    assert_eq!(stale.verdict, Verdict::Illegal);
+    assert!(stale.violations[0].message.contains("marked 1, not 2"), "{:?}", stale.violations);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

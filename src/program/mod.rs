@@ -3,6 +3,7 @@
 
 pub mod builtins;
 pub mod fold;
+pub mod memo;
 pub mod value;
 
 use std::collections::HashMap;
@@ -52,6 +53,8 @@ pub struct Program {
     /// The directory of the rules file, where a `file` parameter's default is looked up
     /// (`None` for built-in rules, whose data files are built in too).
     pub data_dir: Option<std::path::PathBuf>,
+    /// What each `due` condition and `always` guard reads, where it may be remembered.
+    pub remembered: memo::Remembered,
 }
 
 #[derive(Debug, Clone)]

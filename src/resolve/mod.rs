@@ -181,6 +181,7 @@ impl Resolver {
             flow,
             flow_locals,
             data_dir: None,
+            remembered: Default::default(),
         };
         self.cards(spec, &mut program);
         // Types are checked on a program whose names all resolved; otherwise indices may be
@@ -190,6 +191,7 @@ impl Resolver {
         }
         // After every check, which read literals as written.
         crate::program::fold::fold_constants(&mut program);
+        program.remembered = crate::program::memo::Remembered::of(&program);
         Some(program)
     }
 

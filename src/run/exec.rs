@@ -132,6 +132,11 @@ impl<'p> Machine<'p> {
         if new.deeper_than(super::MAX_VALUE_DEPTH.saturating_sub(keys.len())) {
             return Err(self.too_deep_value(&value.span));
         }
+        if let Target::Global(g) = target
+            && let Some(count) = self.versions.get_mut(g as usize)
+        {
+            *count = count.wrapping_add(1);
+        }
         let slot = match target {
             Target::Global(g) => self.globals.get_mut(g as usize),
             Target::Local(l) => frame.get_mut(l as usize),
@@ -211,10 +216,10 @@ impl<'p> Machine<'p> {
         let prog = self.prog;
         while !self.finished {
             let mut ran = false;
-            for due in &prog.dues {
+            for (i, due) in prog.dues.iter().enumerate() {
                 self.burn(&due.cond.span)?;
                 let mut frame = self.take_frame(due.locals);
-                let holds = self.truth(&due.cond, &mut frame);
+                let holds = self.truth_remembered(i, &due.cond, &mut frame);
                 self.give_frame(frame);
                 if holds? {
                     let mut inner = self.take_frame(prog.procs[due.proc_ as usize].locals);

@@ -43,7 +43,7 @@ impl<'p> Machine<'p> {
         let mut open = vec![];
         let own = c.map_or(&[][..], |c| &c.branches[..]);
         for b in own {
-            if let Some(actors) = self.actors_if_open(b, frame)? {
+            if let Some(actors) = self.actors_if_open(b, None, frame)? {
                 open.push((b, actors, false));
             }
         }
@@ -52,8 +52,8 @@ impl<'p> Machine<'p> {
             return Ok(open);
         }
         let mut scratch = self.take_frame(prog.always_locals);
-        for b in &prog.always {
-            if let Some(actors) = self.actors_if_open(b, &mut scratch)? {
+        for (i, b) in prog.always.iter().enumerate() {
+            if let Some(actors) = self.actors_if_open(b, Some(prog.dues.len() + i), &mut scratch)? {
                 open.push((b, actors, true));
             }
         }
@@ -61,14 +61,20 @@ impl<'p> Machine<'p> {
         Ok(open)
     }
 
-    fn actors_if_open(&mut self, b: &Branch, frame: &mut Vec<Value>) -> Run<Option<Actors>> {
+    /// The actors of a branch open here; `memo` is the place its guard is remembered at, for
+    /// an `always` branch.
+    fn actors_if_open(&mut self, b: &Branch, memo: Option<usize>, frame: &mut Vec<Value>) -> Run<Option<Actors>> {
         if b.window && !self.open_windows[b.action as usize] {
             return Ok(None);
         }
-        if let Some(g) = &b.guard
-            && !self.truth(g, frame)?
-        {
-            return Ok(None);
+        if let Some(g) = &b.guard {
+            let open = match memo {
+                Some(at) => self.truth_remembered(at, g, frame)?,
+                None => self.truth(g, frame)?,
+            };
+            if !open {
+                return Ok(None);
+            }
         }
         // A list of actors is shared with the rules' value, not copied at every event.
         let actors = match self.eval(&b.actors, frame)? {

@@ -4,6 +4,7 @@
 mod eval;
 mod exec;
 mod legal;
+mod memo;
 pub mod rng;
 mod show;
 
@@ -159,6 +160,11 @@ pub struct Machine<'p> {
     changes: Vec<Changes>,
     /// The fuel burnt by the events already judged (each event starts with a full tank).
     spent: u64,
+    /// For each `var`, how many times it has been assigned: a remembered condition holds
+    /// while the variables it reads keep their counts.
+    versions: Vec<u32>,
+    /// The last value of each `due` condition, then of each `always` guard, with what it read.
+    memos: Vec<Option<memo::Memo>>,
 }
 
 /// The variables of a rules' `view`, as (variable, value).
@@ -240,6 +246,8 @@ impl<'p> Machine<'p> {
             states: None,
             changes: vec![],
             spent: 0,
+            versions: vec![0; prog.vars.len()],
+            memos: vec![None; prog.dues.len() + prog.always.len()],
         }
     }
 

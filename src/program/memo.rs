@@ -1,0 +1,102 @@
+//! Which conditions may be remembered between evaluations: a `due` step's condition and an
+//! `always` branch's guard, asked before every event, give the same value for the same fuel
+//! as long as the variables they read are unchanged. This finds, once per program, what each
+//! of them reads, or that it cannot be remembered (it draws at random, or reads a local it
+//! did not bind itself).
+
+use super::builtins::Builtin;
+use super::{E, Program, Slot, X};
+
+/// What a condition reads, when it reads nothing else.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Reads {
+    /// The `var`s it reads, directly or through the helpers it calls.
+    pub globals: Vec<u16>,
+    /// Whether it reads `events_taken`.
+    pub events_taken: bool,
+}
+
+/// For each condition that may be remembered, what it reads (`None` where it may not).
+#[derive(Debug, Clone, Default)]
+pub struct Remembered {
+    /// One per `due` step, in order.
+    pub dues: Vec<Option<Reads>>,
+    /// One per `always` branch, in order.
+    pub guards: Vec<Option<Reads>>,
+}
+
+impl Remembered {
+    pub fn of(prog: &Program) -> Remembered {
+        // The `always` guards and actors share one frame at a waiting point: a guard that is
+        // not evaluated binds none of its loop's names there, which only matters to one of
+        // them that reads a name it did not bind. With any such, no guard is remembered.
+        let closed = prog.always.iter().all(|b| reads(prog, &b.actors).is_some())
+            && prog.always.iter().flat_map(|b| &b.guard).all(|g| reads(prog, g).is_some());
+        let guard = |b: &crate::program::Branch| b.guard.as_ref().filter(|_| closed).and_then(|g| reads(prog, g));
+        Remembered {
+            dues: prog.dues.iter().map(|d| reads(prog, &d.cond)).collect(),
+            guards: prog.always.iter().map(guard).collect(),
+        }
+    }
+}
+
+/// What `x` reads, or `None` when its value may change with anything else.
+pub fn reads(prog: &Program, x: &X) -> Option<Reads> {
+    let mut found = Reads { globals: vec![], events_taken: false };
+    let mut seen_fns = vec![];
+    let mut walker = Walk { prog, bound: vec![], in_helper: false, found: &mut found, seen_fns: &mut seen_fns };
+    walker.walk(x).then_some(found)
+}
+
+/// A walk through a condition and the helpers it calls.
+struct Walk<'a> {
+    prog: &'a Program,
+    /// The locals that loops inside the condition bind, where the walk is.
+    bound: Vec<Slot>,
+    /// Inside a helper's body, which runs in a frame of its own filled by its arguments: every
+    /// local there is bound.
+    in_helper: bool,
+    found: &'a mut Reads,
+    seen_fns: &'a mut Vec<u16>,
+}
+
+impl Walk<'_> {
+    /// Adds what `x` reads; false when it draws at random or reads a local it did not bind.
+    fn walk(&mut self, x: &X) -> bool {
+        match &x.e {
+            E::Builtin(Builtin::Shuffle, _) => return false,
+            E::Local(s) => return self.in_helper || self.bound.contains(s),
+            E::Global(g) if !self.found.globals.contains(g) => self.found.globals.push(*g),
+            E::EventsTaken => self.found.events_taken = true,
+            E::CallFn(f, _) if !self.seen_fns.contains(f) => {
+                self.seen_fns.push(*f);
+                let outer = std::mem::replace(&mut self.in_helper, true);
+                let body_ok = self.walk(&self.prog.fns[*f as usize].body);
+                self.in_helper = outer;
+                if !body_ok {
+                    return false;
+                }
+            }
+            E::Comprehension { body, slot, slot2, coll, cond } => {
+                return self.walk(coll)
+                    && self
+                        .binding(&[Some(*slot), *slot2], |w| w.walk(body) && cond.as_ref().is_none_or(|c| w.walk(c)));
+            }
+            E::Quantifier { slot, coll, body, .. } => {
+                return self.walk(coll) && self.binding(&[Some(*slot)], |w| w.walk(body));
+            }
+            E::Lambda(slot, body) => return self.binding(&[Some(*slot)], |w| w.walk(body)),
+            _ => {}
+        }
+        x.children().into_iter().all(|c| self.walk(c))
+    }
+
+    /// Walks with `slots` bound, as a loop binds its names for its body.
+    fn binding(&mut self, slots: &[Option<Slot>], inner: impl FnOnce(&mut Self) -> bool) -> bool {
+        let mark = self.bound.len();
+        self.bound.extend(slots.iter().flatten());
+        let ok = inner(self);
+        self.bound.truncate(mark);
+        ok
+    }
+}
