@@ -35,7 +35,7 @@ impl Machine<'_> {
                 .ok_or_else(|| self.spec_error(&x.span, "a parameter is read before it is set".into())),
             E::Players => Ok(self.seat_list.clone()),
             E::EventsTaken => Ok(Value::Int(self.taken as i64)),
-            E::AllCards(k) => Ok(self.kind_lists.get(*k as usize).cloned().unwrap_or(Value::Null)),
+            E::AllCards(k) => Ok(self.cards_of_kind(*k)),
             E::AllVariants(e) => Ok(Value::list(
                 (0..self.prog.enums[*e as usize].variants.len()).map(|v| Value::Enum(*e, v as u16)).collect(),
             )),
@@ -77,6 +77,13 @@ impl Machine<'_> {
             E::Builtin(b, args) => self.builtin(*b, args, frame, x),
             E::Lambda(..) => Err(self.spec_error(&x.span, "a lambda is only an argument".into())),
         }
+    }
+
+    /// Every card of a kind, as a list built once per game.
+    fn cards_of_kind(&mut self, k: u16) -> Value {
+        let Some(slot) = self.kind_lists.get_mut(k as usize) else { return Value::Null };
+        let prog = self.prog;
+        slot.get_or_insert_with(|| Value::list(prog.kinds[k as usize].cards.clone().map(Value::Card).collect())).clone()
     }
 
     pub(super) fn template(&mut self, parts: &[Part], frame: &mut Vec<Value>) -> Run<String> {

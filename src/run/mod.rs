@@ -139,9 +139,9 @@ pub struct Machine<'p> {
     explain: bool,
     /// Events taken so far (`events_taken` in the rules).
     taken: usize,
-    /// `players` and each card kind as lists, built once.
+    /// `players` and each card kind as lists, built once (a kind when it is first read).
     seat_list: Value,
-    kind_lists: Vec<Value>,
+    kind_lists: Vec<Option<Value>>,
     /// Frames of finished helper calls, reused so that a call allocates nothing.
     spare_frames: Vec<Vec<Value>>,
     /// For each action, whether its `window` records are open.
@@ -217,7 +217,8 @@ impl<'p> Machine<'p> {
             _ => Rng::new(0),
         };
         let seat_list = Value::list((0..players.len()).map(|i| Value::Player(i as u8)).collect());
-        let kind_lists = prog.kinds.iter().map(|k| Value::list(k.cards.clone().map(Value::Card).collect())).collect();
+        // Built when first read: many machines (a parameter's bound, a default) read none.
+        let kind_lists = vec![None; prog.kinds.len()];
         Machine {
             prog,
             players,
