@@ -213,3 +213,28 @@ fn a_playout_stops_when_the_game_is_finished() {
         }
     }
 }
+
+/// Two branches of one action open at once: the first that its actor may take judges the
+/// event, so the second lists nothing for that actor (its arguments would be judged, and
+/// refused, by the first), and a random game never draws them.
+#[test]
+fn a_later_branch_of_the_same_action_lists_nothing_for_an_actor_the_first_takes() {
+    let rules = "game two\nplayers 2..2\nrule low \"low only\"\nrule high \"high only\"\naction act: int 1..4\n\
+        var total = 0\nscores zip_map(players, [total, 0])\nwinners []\n\
+        flow {\n  loop {\n    choose {\n      act(n) by players[0] {\n        require n <= 2 else low \"{n} is not low\"\n        total += n\n      }\n\
+        act(n) by players {\n        require n >= 3 else high \"{n} is not high\"\n        total += 10 * n\n      }\n    }\n  }\n}\n";
+    // aki is judged by the first branch (1 and 2 pass); ben only by the second (3 and 4).
+    assert_eq!(legal_words(rules), words(&["aki 1", "aki 2", "ben 3", "ben 4"]));
+    let prog = shinpan::compile("two.rules", rules).unwrap();
+    for seed in 0..20 {
+        let played = shinpan::play::playout(&prog, 2, seed, 12).unwrap();
+        let text = shinpan::play::transcript_text_for("two.rules", &[], &prog, &played);
+        let dir = std::env::temp_dir().join(format!("shinpan-two-{}-{seed}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("two.rules"), rules).unwrap();
+        let report = shinpan::report::check::Checker::new(None).check_text("two.yaml", text, &dir);
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(report.verdict, shinpan::report::check::Verdict::Legal, "seed {seed}: {:?}", report.violations);
+        assert_eq!(played.events.len(), 12);
+    }
+}

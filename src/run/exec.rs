@@ -308,6 +308,11 @@ impl<'p> Machine<'p> {
 
     /// Judges one event at a waiting point: the shared ids first, then the branch's checks.
     fn dispatch(&mut self, event: &Event, c: Option<&'p Choose>, frame: &mut Vec<Value>) -> Run<Dispatch> {
+        if let Some(passed) = self.passed.take()
+            && passed.branch.action == event.action
+        {
+            return self.play_passed(passed, frame);
+        }
         let open = self.open_branches(c, frame)?;
         let named: Vec<&(&Branch, Actors, bool)> = open.iter().filter(|(b, ..)| b.action == event.action).collect();
         if named.is_empty() {
@@ -362,12 +367,28 @@ impl<'p> Machine<'p> {
         for (block, mut names) in costs {
             self.exec_block(block, &mut names)?;
         }
+        self.play_effects(branch, ambient, &mut own, frame)
+    }
+
+    /// Plays an event a random playout drew after it passed its branch's checks: what
+    /// `dispatch` does after judging it.
+    fn play_passed(&mut self, passed: super::Passed<'p>, frame: &mut Vec<Value>) -> Run<Dispatch> {
+        let super::Passed { branch, ambient, frame: mut own } = passed;
+        self.consume();
+        self.play_effects(branch, ambient, &mut own, frame)
+    }
+
+    /// A taken branch's effects, in its own frame for an `always` branch (`own`), else in the
+    /// waiting point's.
+    fn play_effects(
+        &mut self,
+        branch: &'p Branch,
+        ambient: bool,
+        own: &mut Vec<Value>,
+        frame: &mut Vec<Value>,
+    ) -> Run<Dispatch> {
         self.close_windows(branch, ambient);
-        let ctl = if ambient {
-            self.exec_block(&branch.effects, &mut own)?
-        } else {
-            self.exec_block(&branch.effects, frame)?
-        };
+        let ctl = self.exec_block(&branch.effects, if ambient { own } else { frame })?;
         Ok(if ambient || ctl == Ctl::Again { Dispatch::Stay } else { Dispatch::Taken(ctl) })
     }
 

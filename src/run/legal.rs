@@ -4,12 +4,15 @@
 use std::rc::Rc;
 
 use super::eval::bind;
-use super::{Event, Machine, Run, Source};
+use super::{Event, Machine, Passed, Run, Source};
 use crate::program::value::Value;
 use crate::program::{Branch, Choose, E, Program, Shape, X};
 
 /// Who may act in an open branch.
 pub(super) type Actors = Rc<Vec<Value>>;
+
+/// An action to try: its branch, actor, argument, and whether the branch is an `always` one.
+type Try<'p> = (&'p Branch, Value, Value, bool);
 
 /// Arguments enumerated for one action at most; larger domains need `choices`.
 const MAX_DOMAIN: usize = 4096;
@@ -99,19 +102,22 @@ impl<'p> Machine<'p> {
         Ok(out)
     }
 
-    /// Every action that could be tried here, before its checks: open branch, actor, argument.
-    fn candidates(
-        &mut self,
-        c: Option<&'p Choose>,
-        frame: &mut Vec<Value>,
-    ) -> Run<Vec<(&'p Branch, Value, Value, bool)>> {
+    /// Every action that could be tried here, before its checks: the branch that would judge
+    /// it, actor, argument.
+    fn candidates(&mut self, c: Option<&'p Choose>, frame: &mut Vec<Value>) -> Run<Vec<Try<'p>>> {
         let mut out = vec![];
         let mut scratch = vec![Value::Null; self.prog.always_locals];
-        for (b, actors, ambient) in self.open_branches(c, frame)? {
-            let f: &mut Vec<Value> = if ambient { &mut scratch } else { frame };
+        let open = self.open_branches(c, frame)?;
+        for (i, (b, actors, ambient)) in open.iter().enumerate() {
+            let f: &mut Vec<Value> = if *ambient { &mut scratch } else { frame };
             for actor in actors.iter() {
+                // An event is judged by the first open branch of its action that its actor may
+                // take: a later one never judges this actor's action here.
+                if open[..i].iter().any(|(o, others, _)| o.action == b.action && others.contains(actor)) {
+                    continue;
+                }
                 for arg in self.arguments(b, actor, f)? {
-                    out.push((b, actor.clone(), arg, ambient));
+                    out.push((*b, actor.clone(), arg, *ambient));
                 }
             }
         }
@@ -243,6 +249,7 @@ impl<'p> Machine<'p> {
 
     /// In a random playout: one of the legal actions (or leaving an optional point).
     pub(super) fn pick_random(&mut self, c: Option<&'p Choose>, frame: &mut Vec<Value>) -> Run<Pick> {
+        self.passed = None;
         let (limit, made) = match &self.source {
             Source::Random { limit, made, .. } => (*limit, made.len()),
             _ => return Ok(Pick::Stop),
@@ -257,18 +264,25 @@ impl<'p> Machine<'p> {
         let mut pool = self.candidates(c, frame)?;
         let mut order: Vec<usize> = (0..pool.len() + usize::from(optional)).collect();
         self.rng.shuffle(&mut order);
-        let mut scratch = vec![Value::Null; self.prog.always_locals];
         let mut chosen = None;
         for i in order {
             let Some((b, actor, arg, ambient)) = pool.get(i) else { return Ok(Pick::Otherwise) };
-            let f: &mut Vec<Value> = if *ambient { &mut scratch } else { frame };
+            // An `always` record is tried in a frame of its own, as it is judged.
+            let mut own = if *ambient { Some(self.take_frame(self.prog.always_locals)) } else { None };
+            let f: &mut Vec<Value> = own.as_mut().unwrap_or(&mut *frame);
             if self.checks_of(b, actor, arg, f, false)?.is_none() {
-                chosen = Some(i);
+                chosen = Some((i, own));
                 break;
             }
+            if let Some(spare) = own {
+                self.give_frame(spare);
+            }
         }
-        let Some(i) = chosen else { return Ok(Pick::Stop) };
-        let (b, actor, arg, _) = pool.swap_remove(i);
+        let Some((i, own)) = chosen else { return Ok(Pick::Stop) };
+        let (b, actor, arg, ambient) = pool.swap_remove(i);
+        // It passed the checks of the branch that judges it: judging it again would only
+        // repeat them, so `dispatch` plays it as it stands.
+        self.passed = Some(Passed { branch: b, ambient, frame: own.unwrap_or_default() });
         let event = Event { actor, action: b.action, arg, index: made, line: 0, span: 0..0 };
         if let Source::Random { made, .. } = &mut self.source {
             made.push(event.clone());

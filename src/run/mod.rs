@@ -165,6 +165,17 @@ pub struct Machine<'p> {
     versions: Vec<u32>,
     /// The last value of each `due` condition, then of each `always` guard, with what it read.
     memos: Vec<Option<memo::Memo>>,
+    /// In a random playout: the event just drawn passed the checks of the branch it will be
+    /// judged against, with the names they bound.
+    passed: Option<Passed<'p>>,
+}
+
+/// A drawn event's branch, whether it is an `always` one, and the frame its checks filled
+/// (an `always` branch's own; empty for a branch of the waiting point, which uses the flow's).
+struct Passed<'p> {
+    branch: &'p crate::program::Branch,
+    ambient: bool,
+    frame: Vec<Value>,
 }
 
 /// The variables of a rules' `view`, as (variable, value).
@@ -249,6 +260,7 @@ impl<'p> Machine<'p> {
             spent: 0,
             versions: vec![0; prog.vars.len()],
             memos: vec![None; prog.dues.len() + prog.always.len()],
+            passed: None,
         }
     }
 
