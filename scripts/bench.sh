@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The performance figures of the README, side by side in one run, with public tools only:
 #   1. every built-in game: random playouts (events/s, ms a game), and `check` against the
-#      bare parse of the same files (serde-saphyr for YAML, serde_json for JSON), one core;
+#      bare parse of the same files (serde-saphyr for YAML, serde_json for JSON), one core,
+#      each side timed as the best of three runs;
 #   2. the peer of a random game: OpenSpiel's C++ hearts driven from Python (installed into
 #      target/bench-venv from PyPI when missing; skipped with a note when it cannot be);
 #   3. the per-event cost of checking one game 10, 100, 1,000 and 10,000 rounds long
