@@ -221,6 +221,80 @@ fn a_fold_over_a_comprehension_equals_the_fold_of_the_built_list() {
     assert!(value_and_fuel(folds[11]).0.is_ok());
 }
 
+/// Every place an expression can stand, each holding a text with nothing to fill in and an
+/// empty list: after compiling, none of them is left unfolded anywhere in the program (read
+/// from the program's debug form, which shows every node, so the check does not share the
+/// folding's own walk).
+#[test]
+fn constants_are_folded_in_every_place_an_expression_stands() {
+    let rules = r#"game folds
+players 2..2
+rule r "a rule" stands
+action go: int 0..1
+action rec: int 0..1
+var v = len("v") + len([])
+var t = 0
+var m = {a: 0}
+fn f(x) = len("f") + len([]) + x
+scores zip_map(players, [len("s") + len([]) + f(0), 0])
+winners [p for p in players where len("w") + len([]) < 0]
+due d when len("d") + len([]) < 0 {
+  t = len("dp") + len([])
+}
+always rec(n) by table when len("ag") + len([]) < 0 choices [len("ac") + len([])] {
+  require n == len("ar") + len([]) else r "{n} {len([])}"
+}
+proc helper(x) {
+  t = len("ph") + len([]) + x
+}
+flow {
+  let a = len("fl") + len([])
+  if len("fi") + len([]) > a {
+    t = len("fa") + len([])
+  } else {
+    t = len("fb") + len([])
+  }
+  for x in range(0, len("fo") + len([])) {
+    t = len("ff") + len([])
+  }
+  while t < len("fw") + len([]) {
+    t += 1
+  }
+  note "a note {len([])}"
+  helper(len("fc") + len([]))
+  m["a"] = len("fm") + len([])
+  loop {
+    choose {
+      go(n) by players[len([])] when len("bg") + len([]) >= 0 choices [0, len("bc") + len([]) - 2] {
+        require n >= len([]) + len("rq") - 2 else r "{n} {len([])}" costs {
+          t = len("rc") + len([])
+        }
+        t = n + len("be") + len([])
+        break
+      }
+      otherwise when len("ow") + len([]) > 99 {
+        t = len("oo") + len([])
+      }
+    }
+  }
+}
+"#;
+    let prog = shinpan::compile("folds.rules", rules).unwrap_or_else(|d| panic!("{}", d[0].message));
+    let tree = format!("{:?}", prog.flow)
+        + &format!("{:?}{:?}{:?}{:?}", prog.vars, prog.fns, prog.procs, prog.always)
+        + &format!("{:?}{:?}{:?}", prog.dues, prog.scores, prog.winners);
+    // Each literal's text is in the program, as a constant.
+    for text in ["v", "f", "s", "w", "d", "dp", "ag", "ac", "ar", "ph", "fl", "fi", "fa", "fb", "fo", "ff"] {
+        assert!(tree.contains(&format!("Const(Str({text:?}))")), "`{text}` is not a constant");
+    }
+    for text in ["fw", "fc", "fm", "bg", "bc", "rq", "rc", "be", "ow", "oo", "a"] {
+        assert!(tree.contains(&format!("Const(Str({text:?}))")), "`{text}` is not a constant");
+    }
+    assert!(!tree.contains("e: Template("), "a text left to build:\n{tree}");
+    assert!(!tree.contains("e: List([])"), "an empty list left to build:\n{tree}");
+    assert!(tree.contains("Note([Text(\"a note \"), Expr("), "a note's blank is still filled in");
+}
+
 /// A string with nothing to fill in and an empty list are constants in the compiled program
 /// (built once, not at every evaluation); a string with a `{}` and a list with items are not,
 /// since folding those would change what is built or how deep evaluation nests.
