@@ -81,14 +81,19 @@ fn random_games_burn_the_fuel_they_always_did() {
 /// reads a name it does not bind.
 #[test]
 fn the_conditions_remembered_and_what_they_read() {
-    let rules = "game memo\nplayers 2..2\nrule r \"unused\"\naction go: int 0..1\naction note: int 0..1\n\
+    let rules = "game memo\nplayers 2..2\nrule r \"unused\"\naction go: int 0..1\naction note: int 0..1\naction tick: int 0..1\n\
         var a = 0\nvar b = [1, 2]\nvar c = 0\n\
         fn helper(x) = [y for y in b where y > x]\n\
+        fn down(x) = if x <= 0 then c else down(x - 1)\n\
         scores zip_map(players, [a, 0])\nwinners []\n\
-        due step_a when a > 5 and len(helper(1)) > 0 { a = 0 }\n\
+        due step_a when a > 5 and len(helper(1)) > 0 and a < 9 { a = 0 }\n\
         due step_b when exists y in b: y == c { c = 9 }\n\
         due step_c when len(shuffle(b)) > 5 { a = 1 }\n\
+        due step_d when len([y for y in b where y > down(2)]) + max_by(b, y => y - a) > 9 { a = 2 }\n\
+        due step_e when len([shuffle(b) for y in b]) > 9 { a = 3 }\n\
+        due step_f when len([y for y in b where len(shuffle(b)) > 0]) > 9 { a = 4 }\n\
         always note(n) by table when events_taken > 3 and all y in b: y > a { }\n\
+        always tick(n) by table when a > 100 { }\n\
         flow {\n  loop {\n    choose {\n      go(n) by players[0] {\n        a += 1\n      }\n    }\n  }\n}\n";
     let prog = shinpan::compile("memo.rules", rules).unwrap();
     let named = |reads: &Option<shinpan::program::memo::Reads>| {
@@ -98,16 +103,20 @@ fn the_conditions_remembered_and_what_they_read() {
             (names.join(" "), r.events_taken)
         })
     };
+    // Each variable once, through helpers (one calling itself), loops and lambdas; nothing for
+    // a condition that draws at random, in a loop's body or its `where` too.
     let dues: Vec<_> = prog.remembered.dues.iter().map(named).collect();
-    assert_eq!(dues, [Some(("a b".into(), false)), Some(("b c".into(), false)), None]);
+    let expected =
+        [Some(("a b".into(), false)), Some(("b c".into(), false)), None, Some(("a b c".into(), false)), None, None];
+    assert_eq!(dues, expected);
     let guards: Vec<_> = prog.remembered.guards.iter().map(named).collect();
-    assert_eq!(guards, [Some(("a b".into(), true))]);
+    assert_eq!(guards, [Some(("a b".into(), true)), Some(("a".into(), false))]);
 
     // A guard that reads a local it does not bind (its record's argument, not yet bound when
     // the guard is asked) is not remembered, and neither is any other guard: they share a frame.
     let shadowed = rules.replace("when events_taken > 3 and", "when n == null and events_taken > 3 and");
     let prog = shinpan::compile("memo.rules", &shadowed).unwrap();
-    assert_eq!(prog.remembered.guards, [None]);
+    assert_eq!(prog.remembered.guards, [None, None]);
 }
 
 /// A remembered condition follows the variables it reads: the due step runs each time `a`
