@@ -64,10 +64,13 @@ fn random_games_burn_the_fuel_they_always_did() {
             let report = checker.check_text(game, text, Path::new("."));
             assert_eq!(report.verdict, Verdict::Legal, "{game} seed {seed}");
             let events = played.events.len();
+            let (play, check) = (&played.outcome, &report);
+            // The fuel, then how many conditions were answered from memory: work saved, pinned
+            // so that a change which stops remembering them shows.
             writeln!(
                 table,
-                "{game} seed {seed}: {events} events, play {} check {}",
-                played.outcome.fuel_spent, report.fuel_spent
+                "{game} seed {seed}: {events} events, play {} check {}, remembered {} and {}",
+                play.fuel_spent, check.fuel_spent, play.conditions_remembered, check.conditions_remembered
             )
             .unwrap();
         }

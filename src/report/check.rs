@@ -145,6 +145,9 @@ pub struct Report {
     /// The fuel the rules burnt judging it (0 when it was not run): the work the fuel limit
     /// counts, the same for the same rules and events however the evaluator is built.
     pub fuel_spent: u64,
+    /// How many conditions the run answered from memory (a measure of work saved, not part
+    /// of the verdict).
+    pub conditions_remembered: u64,
 }
 
 impl Report {
@@ -186,6 +189,7 @@ impl Report {
             board: None,
             room: None,
             fuel_spent: 0,
+            conditions_remembered: 0,
         }
     }
 }
@@ -611,6 +615,7 @@ fn report(
         board: None,
         room: None,
         fuel_spent: outcome.fuel_spent,
+        conditions_remembered: outcome.conditions_remembered,
     }
 }
 

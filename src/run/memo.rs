@@ -38,6 +38,7 @@ impl Machine<'_> {
             && reads.globals.iter().zip(&memo.counts).all(|(g, n)| self.versions.get(*g as usize) == Some(n))
         {
             self.fuel -= memo.fuel;
+            self.remembered += 1;
             return Ok(memo.value);
         }
         let (fuel, nesting, depth) = (self.fuel, self.nesting, self.depth);

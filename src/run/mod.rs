@@ -165,6 +165,8 @@ pub struct Machine<'p> {
     versions: Vec<u32>,
     /// The last value of each `due` condition, then of each `always` guard, with what it read.
     memos: Vec<Option<memo::Memo>>,
+    /// How many conditions were answered from memory.
+    remembered: u64,
     /// In a random playout: the event just drawn passed the checks of the branch it will be
     /// judged against, with the names they bound.
     passed: Option<Passed<'p>>,
@@ -219,6 +221,9 @@ pub struct Outcome {
     /// The fuel the whole run burnt: the work the fuel limit counts, a property of the rules
     /// and the events alone, so a faster evaluator must burn exactly as much.
     pub fuel_spent: u64,
+    /// How many `due` conditions and `always` guards were answered from memory instead of
+    /// being evaluated again.
+    pub conditions_remembered: u64,
 }
 
 impl<'p> Machine<'p> {
@@ -261,6 +266,7 @@ impl<'p> Machine<'p> {
             versions: vec![0; prog.vars.len()],
             memos: vec![None; prog.dues.len() + prog.always.len()],
             passed: None,
+            remembered: 0,
         }
     }
 
@@ -311,6 +317,7 @@ impl<'p> Machine<'p> {
             states,
             ended_at,
             fuel_spent,
+            conditions_remembered: self.remembered,
         })
     }
 
