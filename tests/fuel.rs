@@ -95,6 +95,7 @@ fn the_conditions_remembered_and_what_they_read() {
         due step_d when len([y for y in b where y > down(2)]) + max_by(b, y => y - a) > 9 { a = 2 }\n\
         due step_e when len([shuffle(b) for y in b]) > 9 { a = 3 }\n\
         due step_f when len([y for y in b where len(shuffle(b)) > 0]) > 9 { a = 4 }\n\
+        due step_g when exists y in b: len(shuffle(b)) > y + 9 { a = 5 }\n\
         always note(n) by table when events_taken > 3 and all y in b: y > a { }\n\
         always tick(n) by table when a > 100 { }\n\
         flow {\n  loop {\n    choose {\n      go(n) by players[0] {\n        a += 1\n      }\n    }\n  }\n}\n";
@@ -109,8 +110,15 @@ fn the_conditions_remembered_and_what_they_read() {
     // Each variable once, through helpers (one calling itself), loops and lambdas; nothing for
     // a condition that draws at random, in a loop's body or its `where` too.
     let dues: Vec<_> = prog.remembered.dues.iter().map(named).collect();
-    let expected =
-        [Some(("a b".into(), false)), Some(("b c".into(), false)), None, Some(("a b c".into(), false)), None, None];
+    let expected = [
+        Some(("a b".into(), false)),
+        Some(("b c".into(), false)),
+        None,
+        Some(("a b c".into(), false)),
+        None,
+        None,
+        None,
+    ];
     assert_eq!(dues, expected);
     let guards: Vec<_> = prog.remembered.guards.iter().map(named).collect();
     assert_eq!(guards, [Some(("a b".into(), true)), Some(("a".into(), false))]);
