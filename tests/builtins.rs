@@ -193,6 +193,7 @@ fn a_fold_over_a_comprehension_equals_the_fold_of_the_built_list() {
         "sum([n for n in [9223372036854775807, 1]])",
         "sum([if n == 3 then \"x\" else n for n in range(1, 5)])",
         "sum([if n == 2 then \"x\" else 10 / (4 - n) for n in range(1, 5)])",
+        "sum([if n == 2 then \"x\" else if n == 3 then true else n for n in range(1, 5)])",
         "max([[n % 4, n] for n in range(1, 30)])",
         "max([[n % 4] for n in range(1, 30)])",
         "min([[n % 5, 0] for n in range(1, 30) where n > 3])",
@@ -213,12 +214,14 @@ fn a_fold_over_a_comprehension_equals_the_fold_of_the_built_list() {
     }
     // The cases mean what they say: a value, each kind of error, and a run out of fuel.
     assert_eq!(value_and_fuel(folds[2]).0, Ok("1734".into()));
-    assert_eq!(value_and_fuel(folds[7]).0, Ok("[3]".into()));
+    assert_eq!(value_and_fuel(folds[8]).0, Ok("[3]".into()));
     assert!(value_and_fuel(folds[4]).0.unwrap_err().contains("`sum` of a list holding str"));
     assert!(value_and_fuel(folds[5]).0.unwrap_err().contains("division by zero"));
     assert!(value_and_fuel(folds[3]).0.unwrap_err().contains("overflow"));
-    assert!(value_and_fuel(folds[10]).0.unwrap_err().contains("steps without waiting"));
-    assert!(value_and_fuel(folds[11]).0.is_ok());
+    assert!(value_and_fuel(folds[11]).0.unwrap_err().contains("steps without waiting"));
+    assert!(value_and_fuel(folds[12]).0.is_ok());
+    // Of two items `sum` cannot add, the first is the one reported.
+    assert!(value_and_fuel(folds[6]).0.unwrap_err().contains("`sum` of a list holding str"));
 }
 
 /// Every place an expression can stand, each holding a text with nothing to fill in and an
