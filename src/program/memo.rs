@@ -71,7 +71,7 @@ impl Walk<'_> {
             E::CallFn(f, _) if !self.seen_fns.contains(f) => {
                 self.seen_fns.push(*f);
                 let outer = std::mem::replace(&mut self.in_helper, true);
-                let body_ok = self.walk(&self.prog.fns[*f as usize].body);
+                let body_ok = self.prog.fns.get(*f as usize).is_some_and(|func| self.walk(&func.body));
                 self.in_helper = outer;
                 if !body_ok {
                     return false;

@@ -189,9 +189,12 @@ impl Resolver {
         if self.errors.is_empty() {
             self.errors.extend(crate::resolve::typecheck::check(&program));
         }
-        // After every check, which read literals as written.
-        crate::program::fold::fold_constants(&mut program);
-        program.remembered = crate::program::memo::Remembered::of(&program);
+        // After every check, which read literals as written; only for a program that will
+        // run (its indices all resolved).
+        if self.errors.is_empty() {
+            crate::program::fold::fold_constants(&mut program);
+            program.remembered = crate::program::memo::Remembered::of(&program);
+        }
         Some(program)
     }
 

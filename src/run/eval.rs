@@ -153,9 +153,15 @@ impl Machine<'_> {
         let made = self.comprehension_into(comprehension, frame, &mut state);
         self.nesting -= 1;
         made?;
-        match state.finish() {
+        self.folded(state, x)
+    }
+
+    /// What a fold of every item gives: `max` and `min` compare every item once, and pay
+    /// the weight of the list at once; a problem `sum` met is reported at the call.
+    fn folded(&mut self, folding: Folding, x: &X) -> Run<Value> {
+        let fold = folding.fold;
+        match folding.finish() {
             Ok((value, weight)) => {
-                // `max` and `min` compare every item once: the weight of the list, paid at once.
                 if matches!(fold, Fold::Max | Fold::Min) {
                     self.burn_n(weight, &x.span)?;
                 }
@@ -461,24 +467,13 @@ impl Machine<'_> {
                 Value::Str(s) => Ok(Value::Int(s.chars().count() as i64)),
                 other => Err(self.spec_error(&x.span, format!("`len` of {}", other.type_name()))),
             },
-            Builtin::Sum => {
+            // The folds a comprehension's items take as they are made (`fused`), here over a list.
+            Builtin::Sum | Builtin::Max | Builtin::Min => {
                 let items = self.list(first, frame)?;
-                let mut total: i64 = 0;
-                for v in items.iter() {
-                    let Value::Int(i) = v else {
-                        return Err(self.spec_error(&x.span, SumProblem::NotAnInt(v.type_name()).message()));
-                    };
-                    total = total
-                        .checked_add(*i)
-                        .ok_or_else(|| self.spec_error(&x.span, SumProblem::Overflow.message()))?;
-                }
-                Ok(Value::Int(total))
-            }
-            Builtin::Max | Builtin::Min => {
-                let items = self.list(first, frame)?;
-                self.burn_items(&items, 1, x)?;
-                let pick = if b == Builtin::Max { items.iter().max() } else { items.iter().min() };
-                Ok(pick.cloned().unwrap_or(Value::Null))
+                let mut folding = Folding::new(Fold::of(b).unwrap_or(Fold::Len));
+                let fuel = usize::try_from(self.fuel).unwrap_or(usize::MAX);
+                items.iter().for_each(|item| folding.take(item.clone(), fuel));
+                self.folded(folding, x)
             }
             Builtin::MaxBy | Builtin::MinBy | Builtin::SortBy | Builtin::Count | Builtin::Tally => {
                 let items = self.list(first, frame)?;
@@ -493,9 +488,9 @@ impl Machine<'_> {
                 }
                 Ok(by_key(b, keyed))
             }
-            Builtin::Reverse => Ok(Value::list(self.list(first, frame)?.iter().rev().cloned().collect())),
             Builtin::First => Ok(self.list(first, frame)?.first().cloned().unwrap_or(Value::Null)),
             Builtin::Last => Ok(self.list(first, frame)?.last().cloned().unwrap_or(Value::Null)),
+            Builtin::Reverse => Ok(Value::list(self.list(first, frame)?.iter().rev().cloned().collect())),
             Builtin::Range => {
                 let lo = self.int(first, frame)?;
                 let hi = match args.get(1) {
@@ -700,8 +695,8 @@ impl Iterator for Entries {
     }
 }
 
-/// The built-ins that fold a list into one value, and can take a comprehension's items one
-/// at a time.
+/// The built-ins that fold a list into one value, one item at a time: a list's items, or a
+/// comprehension's as they are made.
 #[derive(Clone, Copy, PartialEq)]
 enum Fold {
     Len,

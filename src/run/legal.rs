@@ -91,15 +91,28 @@ impl<'p> Machine<'p> {
     /// Every legal action here.
     pub fn legal(&mut self, c: Option<&'p Choose>, frame: &mut Vec<Value>) -> Run<Vec<Candidate>> {
         let mut out = vec![];
-        let mut scratch = vec![Value::Null; self.prog.always_locals];
-        for (b, actor, arg, ambient) in self.candidates(c, frame)? {
-            let f: &mut Vec<Value> = if ambient { &mut scratch } else { frame };
-            if self.checks_of(b, &actor, &arg, f, false)?.is_none() {
+        for tried in self.candidates(c, frame)? {
+            if let Some(own) = self.passes(&tried, frame)? {
+                self.give_frame(own);
+                let (b, actor, arg, _) = tried;
                 let sampled = b.choices.as_ref().is_some_and(|x| draws_at_random(self.prog, x, &mut vec![]));
                 out.push(Candidate { actor, action: b.action, arg, sampled });
             }
         }
         Ok(out)
+    }
+
+    /// Whether an action passes the checks of the branch that judges it, tried as it would be
+    /// judged: in the waiting point's frame, or an `always` record in a frame of its own. When
+    /// it passes: that frame of its own (empty for the waiting point's branches).
+    fn passes(&mut self, (b, actor, arg, ambient): &Try<'p>, frame: &mut Vec<Value>) -> Run<Option<Vec<Value>>> {
+        let mut own = if *ambient { self.take_frame(self.prog.always_locals) } else { vec![] };
+        let f: &mut Vec<Value> = if *ambient { &mut own } else { frame };
+        if self.checks_of(b, actor, arg, f, false)?.is_none() {
+            return Ok(Some(own));
+        }
+        self.give_frame(own);
+        Ok(None)
     }
 
     /// Every action that could be tried here, before its checks: the branch that would judge
@@ -266,23 +279,17 @@ impl<'p> Machine<'p> {
         self.rng.shuffle(&mut order);
         let mut chosen = None;
         for i in order {
-            let Some((b, actor, arg, ambient)) = pool.get(i) else { return Ok(Pick::Otherwise) };
-            // An `always` record is tried in a frame of its own, as it is judged.
-            let mut own = if *ambient { Some(self.take_frame(self.prog.always_locals)) } else { None };
-            let f: &mut Vec<Value> = own.as_mut().unwrap_or(&mut *frame);
-            if self.checks_of(b, actor, arg, f, false)?.is_none() {
+            let Some(tried) = pool.get(i) else { return Ok(Pick::Otherwise) };
+            if let Some(own) = self.passes(tried, frame)? {
                 chosen = Some((i, own));
                 break;
-            }
-            if let Some(spare) = own {
-                self.give_frame(spare);
             }
         }
         let Some((i, own)) = chosen else { return Ok(Pick::Stop) };
         let (b, actor, arg, ambient) = pool.swap_remove(i);
         // It passed the checks of the branch that judges it: judging it again would only
         // repeat them, so `dispatch` plays it as it stands.
-        self.passed = Some(Passed { branch: b, ambient, frame: own.unwrap_or_default() });
+        self.passed = Some(Passed { branch: b, ambient, frame: own });
         let event = Event { actor, action: b.action, arg, index: made, line: 0, span: 0..0 };
         if let Source::Random { made, .. } = &mut self.source {
             made.push(event.clone());

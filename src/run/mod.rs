@@ -442,7 +442,8 @@ impl<'p> Machine<'p> {
     }
 
     fn give_frame(&mut self, frame: Vec<Value>) {
-        if self.spare_frames.len() < 64 {
+        // An empty frame that never held anything spares no allocation.
+        if frame.capacity() > 0 && self.spare_frames.len() < 64 {
             self.spare_frames.push(frame);
         }
     }

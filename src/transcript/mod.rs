@@ -249,7 +249,7 @@ pub fn read_list(text: &str, key: &str) -> Result<Vec<RawEvent>, ReadError> {
 fn events(text: &str, list: Located, positions: Option<&Vec<Pos>>) -> Result<Vec<RawEvent>, (&'static str, Located)> {
     let Yaml::Seq(items) = list.value else { return Err((list.value.kind(), list)) };
     let at = |i: usize| positions.and_then(|p| p.get(i)).copied().unwrap_or_default();
-    let mut line_ends = LineEnds { text, start: 0, end: 0 };
+    let mut line_ends = LineEnds::new(text);
     Ok(items
         .into_iter()
         .enumerate()
@@ -259,7 +259,7 @@ fn events(text: &str, list: Located, positions: Option<&Vec<Pos>>) -> Result<Vec
 
 /// From `start` to the end of its line: what a diagnostic underlines for a value.
 fn line_span(text: &str, start: usize) -> Span {
-    LineEnds { text, start: 0, end: 0 }.span_from(start)
+    LineEnds::new(text).span_from(start)
 }
 
 /// Finds where lines end for starts that mostly come in order, remembering the last line
@@ -268,20 +268,23 @@ fn line_span(text: &str, start: usize) -> Span {
 struct LineEnds<'t> {
     text: &'t str,
     /// The last line found, from its first byte searched to its end.
-    start: usize,
-    end: usize,
+    last: Option<Span>,
 }
 
-impl LineEnds<'_> {
+impl<'t> LineEnds<'t> {
+    fn new(text: &'t str) -> Self {
+        LineEnds { text, last: None }
+    }
+
     /// From `start` to the end of its line.
     fn span_from(&mut self, start: usize) -> Span {
         let start = start.min(self.text.len());
-        if !(self.start <= start && start <= self.end && self.end > 0) {
-            let rest = self.text.get(start..).unwrap_or_default();
-            self.end = rest.find('\n').map_or(self.text.len(), |n| start + n);
-        }
-        self.start = start;
-        start..self.end
+        let end = match &self.last {
+            Some(line) if line.start <= start && start <= line.end => line.end,
+            _ => self.text.get(start..).unwrap_or_default().find('\n').map_or(self.text.len(), |n| start + n),
+        };
+        self.last = Some(start..end);
+        start..end
     }
 }
 
@@ -657,7 +660,7 @@ mod tests {
         for text in ["{\"events\": [1, 2, 3]}", "a\nbb\n\nccc\n", "\n\nx", "one line, no end", ""] {
             let starts: Vec<usize> =
                 (0..=text.len() + 1).chain((0..=text.len()).rev()).chain([0, 3, 1, 9, 2]).collect();
-            let mut ends = LineEnds { text, start: 0, end: 0 };
+            let mut ends = LineEnds::new(text);
             for start in starts {
                 assert_eq!(ends.span_from(start), searched(text, start), "{text:?} from {start}");
             }
