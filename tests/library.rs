@@ -123,3 +123,50 @@ fn rules_given_as_text_judge_as_named_ones() {
     assert_eq!(broken.code, shinpan::codes::SYNTAX);
     assert!(broken.to_string().contains("broken.rules"), "{broken}");
 }
+
+/// One checker judges a corpus and works each set of defaults out once: every transcript
+/// still gets the defaults of its own players (how many, and their names) and its own
+/// variant, whatever the transcripts before it gave.
+#[test]
+fn each_transcript_gets_the_defaults_of_its_own_players_and_variant() {
+    let rules = r#"
+game defaults-demo
+players 2..3
+rule banner "the banner is the default's"
+rule stake "the stake is the parameter's"
+param stake: int 0.. = by players { 2: 10, 3: 20 }
+param banner: str = "{players[0]} deals {stake}"
+action say: str
+action bet: int
+scores zip_map(players, [stake for p in players])
+winners []
+flow {
+  choose { say(x) by table { require x == banner else banner "the banner is {banner}" } }
+  choose { bet(x) by table { require x == stake else stake "the stake is {stake}" } }
+}
+"#;
+    let mut checker = shinpan::report::check::Checker::with_rules_text("demo.rules", rules, Path::new("."));
+    let cases = [
+        ("[aki, ben]", "", "aki deals 10", 10),
+        ("[aki, ben]", "variant: {stake: 5}\n", "aki deals 5", 5),
+        ("[aki, ben]", "", "aki deals 10", 10),
+        ("[aki, ben, cho]", "", "aki deals 20", 20),
+        ("[cho, dai]", "", "cho deals 10", 10),
+        ("[aki, ben]", "variant: {banner: hello}\n", "hello", 10),
+        ("[aki, ben]", "variant: null\n", "aki deals 10", 10),
+    ];
+    for (i, (players, variant, banner, stake)) in cases.into_iter().enumerate() {
+        let text = format!(
+            "players: {players}\n{variant}events:\n  - {{by: table, say: \"{banner}\"}}\n  - {{by: table, bet: {stake}}}\n"
+        );
+        let report = checker.check_text(&format!("case-{i}.yaml"), text, Path::new("."));
+        assert_eq!(report.verdict, Verdict::Legal, "case {i}: {}", report.json());
+        // And the same transcript with the other defaults breaks the rule that reads them.
+        let other = if stake == 10 { 20 } else { 10 };
+        let text = format!(
+            "players: {players}\n{variant}events:\n  - {{by: table, say: \"{banner}\"}}\n  - {{by: table, bet: {other}}}\n"
+        );
+        let report = checker.check_text(&format!("case-{i}-broken.yaml"), text, Path::new("."));
+        assert_eq!(report.violations.first().map(|v| v.rule.as_str()), Some("stake"), "case {i}");
+    }
+}

@@ -9,7 +9,7 @@ use crate::program::Program;
 use crate::program::value::Value;
 use crate::run::{Machine, Outcome, Source};
 use crate::transcript::decode::{Envelope, Malformed, envelope, events};
-use crate::transcript::{Problem, Yaml, read};
+use crate::transcript::{Problem, RawTranscript, Yaml, read};
 
 /// Largest transcript file read; larger ones are malformed rather than a memory hazard.
 pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
@@ -198,6 +198,9 @@ impl Report {
 /// ever new rules files cannot grow memory without end.
 const MAX_CACHED_PROGRAMS: usize = 64;
 
+/// Envelopes kept at once (`Checker::envelope_of`); past this that cache starts again.
+const MAX_CACHED_ENVELOPES: usize = 256;
+
 /// Checks many transcripts, compiling each rules file once.
 #[derive(Default)]
 pub struct Checker {
@@ -218,6 +221,9 @@ pub struct Checker {
     /// Rules given as text, not named (the library's `Rules::from_text`): their label, text
     /// and the folder their `extends` and data files are found from.
     inline: Option<(String, String, PathBuf)>,
+    /// The players and parameters of transcripts that give no variant, by program (which
+    /// the entry keeps alive, so its address is not reused) and player names.
+    envelopes: HashMap<(usize, Vec<String>), (Rc<Program>, Envelope)>,
 }
 
 impl Checker {
@@ -240,6 +246,7 @@ impl Checker {
             all: false,
             record_states: false,
             inline: None,
+            envelopes: HashMap::new(),
         }
     }
 
@@ -362,7 +369,7 @@ impl Checker {
             }
         };
         let rules = Some(program.name.clone());
-        let envelope = match envelope(&program, &raw) {
+        let envelope = match self.envelope_of(&program, &raw) {
             Ok(e) => e,
             Err(errors) => return Report::malformed(file, text, rules, errors),
         };
@@ -431,6 +438,34 @@ impl Checker {
     }
 
     /// The program with the cards of the data files this transcript's parameters name.
+    /// The players and parameters of a transcript, remembered for one that gives no variant:
+    /// its parameters are then the defaults, which follow from the rules and the players
+    /// alone, so a corpus works them out once, not once per file.
+    fn envelope_of(&mut self, program: &Rc<Program>, raw: &RawTranscript) -> Result<Envelope, Vec<Malformed>> {
+        let no_variant = raw.variant.as_ref().is_none_or(|v| matches!(v.value, Yaml::Null));
+        let names = match raw.players.as_ref().map(|p| &p.value) {
+            Some(Yaml::Seq(items)) if no_variant => items
+                .iter()
+                .map(|y| match y {
+                    Yaml::Str(s) => Some(s.clone()),
+                    _ => None,
+                })
+                .collect::<Option<Vec<String>>>(),
+            _ => None,
+        };
+        let Some(names) = names else { return envelope(program, raw) };
+        let key = (Rc::as_ptr(program) as usize, names);
+        if let Some((_, known)) = self.envelopes.get(&key) {
+            return Ok(known.clone());
+        }
+        let found = envelope(program, raw)?;
+        if self.envelopes.len() >= MAX_CACHED_ENVELOPES {
+            self.envelopes.clear();
+        }
+        self.envelopes.insert(key, (program.clone(), found.clone()));
+        Ok(found)
+    }
+
     fn with_pools(&mut self, program: Rc<Program>, envelope: &Envelope, base: &Path) -> Result<Rc<Program>, String> {
         if !crate::transcript::pool::has_pools(&program) {
             return Ok(program);

@@ -16,7 +16,7 @@ use std::rc::Rc;
 use crate::codes;
 use crate::diag::Diag;
 use crate::program::value::Value;
-use crate::program::{Program, X};
+use crate::program::{E, Program, X};
 use crate::run::rng::Rng;
 use crate::span::Span;
 
@@ -503,6 +503,11 @@ pub fn eval_with_locals(
     x: &X,
     locals: &[Value],
 ) -> Result<Value, Diag> {
+    // Most bounds and defaults are literals (`int 1..13`, `= 30`), read for every transcript
+    // and every event's value: a constant is its value, with no machine to set up.
+    if let E::Const(v) = &x.e {
+        return Ok(v.clone());
+    }
     let mut m = Machine::new(prog, players, params.to_vec(), Source::Transcript { events: vec![], pos: 0 });
     let mut frame = locals.to_vec();
     frame.resize(frame.len() + 16, Value::Null);

@@ -50,6 +50,7 @@ pub struct Game {
 const MAX_ERRORS: usize = 20;
 
 /// The players and parameters of a transcript, before its events.
+#[derive(Clone)]
 pub struct Envelope {
     pub players: Rc<[String]>,
     pub params: Vec<Value>,
