@@ -55,6 +55,9 @@ struct Resolver {
     max_slot: usize,
     enum_variants: Vec<Vec<String>>,
     field_names: Vec<String>,
+    /// One text per field name, shared by every record key and field read that spells it:
+    /// finding a field then compares two pointers, not two texts.
+    interned: HashMap<String, Rc<str>>,
     errors: Vec<Diag>,
     /// Fuel left for evaluating card codes and attributes: one event's worth for the file.
     compile_fuel: u64,
@@ -82,6 +85,7 @@ pub fn resolve(spec: &ast::Spec, source: &SourceMap) -> Result<Program, Vec<Diag
         max_slot: 0,
         enum_variants: spec.enums.iter().map(|e| e.variants.iter().map(|v| v.text.clone()).collect()).collect(),
         field_names: vec![],
+        interned: HashMap::new(),
         errors: vec![],
         compile_fuel: crate::run::FUEL_PER_EVENT,
     };
@@ -340,12 +344,17 @@ impl Resolver {
                 Shape::List(len.as_ref().map(|e| self.const_expr(e)), Box::new(self.shape(item)), *distinct)
             }
             TyKind::Map(k, v, total) => Shape::Map(Box::new(self.shape(k)), Box::new(self.shape(v)), *total),
-            TyKind::Record(fields) => Shape::Record(
-                fields.iter().map(|(n, opt, t)| (Rc::from(n.text.as_str()), *opt, self.shape(t))).collect(),
-            ),
+            TyKind::Record(fields) => {
+                Shape::Record(fields.iter().map(|(n, opt, t)| (self.intern(&n.text), *opt, self.shape(t))).collect())
+            }
             TyKind::NonEmpty(inner) => Shape::NonEmpty(Box::new(self.shape(inner))),
             TyKind::Union(alts) => Shape::Union(alts.iter().map(|a| self.shape(a)).collect()),
         }
+    }
+
+    /// The one shared text of a field name.
+    fn intern(&mut self, name: &str) -> Rc<str> {
+        self.interned.entry(name.to_string()).or_insert_with(|| Rc::from(name)).clone()
     }
 
     fn globals_of(&self, keep: impl Fn(&Global) -> bool) -> Vec<String> {
@@ -793,7 +802,7 @@ impl Resolver {
             ExprKind::Name(n) => self.name(n),
             ExprKind::List(items) => E::List(items.iter().map(|i| self.expr(i)).collect()),
             ExprKind::Record(fields) => {
-                E::Record(fields.iter().map(|(n, x)| (Value::str(&n.text), self.expr(x))).collect())
+                E::Record(fields.iter().map(|(n, x)| (Value::Str(self.intern(&n.text)), self.expr(x))).collect())
             }
             ExprKind::Comprehension { body, var, var2, coll, cond } => {
                 let coll = Box::new(self.expr(coll));
@@ -874,7 +883,7 @@ impl Resolver {
                 self.field_names.len() - 1
             }
         };
-        E::Field(Box::new(self.expr(base)), Value::str(&f.text), sym as u16)
+        E::Field(Box::new(self.expr(base)), Value::Str(self.intern(&f.text)), sym as u16)
     }
 
     fn variant(&mut self, e: u16, f: &Name) -> E {

@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use super::{MAX_CALL_DEPTH, MAX_ITEMS, Machine, Run};
+use super::{MAX_CALL_DEPTH, MAX_ITEMS, Machine, Run, Stop};
 use crate::lang::ast::BinOp;
 use crate::program::builtins::Builtin;
 use crate::program::value::Value;
@@ -23,32 +23,22 @@ impl Machine<'_> {
         match &x.e {
             E::Const(v) => Ok(v.clone()),
             E::Local(s) => Ok(frame.get(*s as usize).cloned().unwrap_or(Value::Null)),
-            E::Global(g) => self
-                .globals
-                .get(*g as usize)
-                .cloned()
-                .ok_or_else(|| self.spec_error(&x.span, "state read before it is set".into())),
-            E::Param(p) => self
-                .params
-                .get(*p as usize)
-                .cloned()
-                .ok_or_else(|| self.spec_error(&x.span, "a parameter is read before it is set".into())),
+            E::Global(g) => match self.globals.get(*g as usize) {
+                Some(v) => Ok(v.clone()),
+                None => Err(self.read_before_set(x, "state read before it is set")),
+            },
+            E::Param(p) => match self.params.get(*p as usize) {
+                Some(v) => Ok(v.clone()),
+                None => Err(self.read_before_set(x, "a parameter is read before it is set")),
+            },
             E::Players => Ok(self.seat_list.clone()),
             E::EventsTaken => Ok(Value::Int(self.taken as i64)),
             E::AllCards(k) => Ok(self.cards_of_kind(*k)),
-            E::AllVariants(e) => Ok(Value::list(
-                (0..self.prog.enums[*e as usize].variants.len()).map(|v| Value::Enum(*e, v as u16)).collect(),
-            )),
-            E::Template(parts) => Ok(Value::str(&self.template(parts, frame)?)),
-            E::List(items) => Ok(Value::list(items.iter().map(|i| self.eval(i, frame)).collect::<Run<_>>()?)),
-            E::Record(fields) => {
-                Ok(Value::map(fields.iter().map(|(k, v)| Ok((k.clone(), self.eval(v, frame)?))).collect::<Run<_>>()?))
-            }
-            E::Comprehension { .. } => {
-                let mut out = vec![];
-                self.comprehension_into(x, frame, &mut out)?;
-                Ok(Value::list(out))
-            }
+            E::AllVariants(e) => Ok(self.all_variants(*e)),
+            E::Template(parts) => self.template_value(parts, frame),
+            E::List(items) => self.list_of(items, frame),
+            E::Record(fields) => self.record_of(fields, frame),
+            E::Comprehension { .. } => self.comprehension(x, frame),
             E::Quantifier { all, slot, coll, body } => self.quantifier(*all, *slot, coll, body, frame),
             E::If(c, a, b) => {
                 if self.truth(c, frame)? {
@@ -63,20 +53,62 @@ impl Machine<'_> {
                 i.checked_neg().map(Value::Int).ok_or_else(|| self.overflow(x))
             }
             E::Binary(op, a, b) => self.binary(*op, a, b, frame, x),
-            E::Index(a, i) => {
-                let base = self.eval(a, frame)?;
-                let key = self.eval(i, frame)?;
-                self.index(&base, &key, x)
-            }
+            E::Index(a, i) => self.index_of(a, i, frame, x),
             E::Slice(a, lo, hi) => self.slice(a, lo.as_deref(), hi.as_deref(), frame),
-            E::Field(a, f, sym) => {
-                let base = self.eval(a, frame)?;
-                self.field(&base, f, *sym, x)
-            }
+            E::Field(a, f, sym) => self.field_of_expr(a, f, *sym, frame, x),
             E::CallFn(f, args) => self.call_fn(*f, args, frame, x),
             E::Builtin(b, args) => self.builtin(*b, args, frame, x),
             E::Lambda(..) => Err(self.spec_error(&x.span, "a lambda is only an argument".into())),
         }
+    }
+
+    // The work of each kind of expression, out of line: `eval` is entered for every node of
+    // every expression, and inlined work would make every entry save and restore as many
+    // registers as the largest of them needs.
+
+    #[cold]
+    fn read_before_set(&self, x: &X, message: &str) -> Stop {
+        self.spec_error(&x.span, message.into())
+    }
+
+    #[inline(never)]
+    fn all_variants(&self, e: u16) -> Value {
+        Value::list((0..self.prog.enums[e as usize].variants.len()).map(|v| Value::Enum(e, v as u16)).collect())
+    }
+
+    #[inline(never)]
+    fn template_value(&mut self, parts: &[Part], frame: &mut Vec<Value>) -> Run<Value> {
+        Ok(Value::str(&self.template(parts, frame)?))
+    }
+
+    #[inline(never)]
+    fn list_of(&mut self, items: &[X], frame: &mut Vec<Value>) -> Run<Value> {
+        Ok(Value::list(items.iter().map(|i| self.eval(i, frame)).collect::<Run<_>>()?))
+    }
+
+    #[inline(never)]
+    fn record_of(&mut self, fields: &[(Value, X)], frame: &mut Vec<Value>) -> Run<Value> {
+        Ok(Value::map(fields.iter().map(|(k, v)| Ok((k.clone(), self.eval(v, frame)?))).collect::<Run<_>>()?))
+    }
+
+    #[inline(never)]
+    fn comprehension(&mut self, x: &X, frame: &mut Vec<Value>) -> Run<Value> {
+        let mut out = vec![];
+        self.comprehension_into(x, frame, &mut out)?;
+        Ok(Value::list(out))
+    }
+
+    #[inline(never)]
+    fn index_of(&mut self, a: &X, i: &X, frame: &mut Vec<Value>, x: &X) -> Run<Value> {
+        let base = self.eval(a, frame)?;
+        let key = self.eval(i, frame)?;
+        self.index(&base, &key, x)
+    }
+
+    #[inline(never)]
+    fn field_of_expr(&mut self, a: &X, f: &Value, sym: u16, frame: &mut Vec<Value>, x: &X) -> Run<Value> {
+        let base = self.eval(a, frame)?;
+        self.field(&base, f, sym, x)
     }
 
     /// Every card of a kind, as a list built once per game.
@@ -104,15 +136,20 @@ impl Machine<'_> {
     pub(super) fn truth(&mut self, x: &X, frame: &mut Vec<Value>) -> Run<bool> {
         match self.eval(x, frame)? {
             Value::Bool(b) => Ok(b),
-            other => Err(self.spec_error(&x.span, format!("expected a bool, found {}", other.type_name()))),
+            other => Err(self.expected(x, "a bool", &other)),
         }
     }
 
     fn int(&mut self, x: &X, frame: &mut Vec<Value>) -> Run<i64> {
         match self.eval(x, frame)? {
             Value::Int(i) => Ok(i),
-            other => Err(self.spec_error(&x.span, format!("expected an int, found {}", other.type_name()))),
+            other => Err(self.expected(x, "an int", &other)),
         }
+    }
+
+    #[cold]
+    fn expected(&self, x: &X, wanted: &str, found: &Value) -> Stop {
+        self.spec_error(&x.span, format!("expected {wanted}, found {}", found.type_name()))
     }
 
     pub(super) fn list(&mut self, x: &X, frame: &mut Vec<Value>) -> Run<Rc<Vec<Value>>> {
@@ -195,6 +232,7 @@ impl Machine<'_> {
         Ok(())
     }
 
+    #[inline(never)]
     fn quantifier(&mut self, all: bool, slot: u16, coll: &X, body: &X, frame: &mut Vec<Value>) -> Run<Value> {
         let items = self.list(coll, frame)?;
         for item in items.iter() {
@@ -207,6 +245,7 @@ impl Machine<'_> {
         Ok(Value::Bool(all))
     }
 
+    #[inline(never)]
     fn binary(&mut self, op: BinOp, a: &X, b: &X, frame: &mut Vec<Value>, x: &X) -> Run<Value> {
         match op {
             BinOp::And => return Ok(Value::Bool(self.truth(a, frame)? && self.truth(b, frame)?)),
@@ -357,6 +396,7 @@ impl Machine<'_> {
         }
     }
 
+    #[inline(never)]
     fn slice(&mut self, a: &X, lo: Option<&X>, hi: Option<&X>, frame: &mut Vec<Value>) -> Run<Value> {
         let items = self.list(a, frame)?;
         let len = items.len() as i64;
@@ -399,6 +439,7 @@ impl Machine<'_> {
         }
     }
 
+    #[inline(never)]
     fn call_fn(&mut self, f: u16, args: &[X], frame: &mut Vec<Value>, x: &X) -> Run<Value> {
         let prog = self.prog;
         let func = &prog.fns[f as usize];
@@ -446,6 +487,7 @@ impl Machine<'_> {
 
     /// A built-in pays fuel for the items it reads or builds, so that one call in a loop
     /// cannot do unbounded work for one step.
+    #[inline(never)]
     fn builtin(&mut self, b: Builtin, args: &[X], frame: &mut Vec<Value>, x: &X) -> Run<Value> {
         let out = self.builtin_value(b, args, frame, x)?;
         self.burn_weight(&out, &x.span)?;

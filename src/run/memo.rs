@@ -43,10 +43,13 @@ impl Machine<'_> {
         }
         let (fuel, nesting, depth) = (self.fuel, self.nesting, self.depth);
         let value = self.truth(x, frame)?;
-        let counts = reads.globals.iter().map(|g| self.versions.get(*g as usize).copied().unwrap_or(0)).collect();
-        if let Some(slot) = self.memos.get_mut(at) {
-            *slot = Some(Memo { counts, taken: taken_now, value, fuel: fuel - self.fuel, nesting, depth });
-        }
+        let Some(slot) = self.memos.get_mut(at) else { return Ok(value) };
+        // The counts are written over the last ones' storage: a condition that reads
+        // `events_taken` is evaluated again at every event.
+        let mut counts = slot.take().map(|m| m.counts).unwrap_or_default();
+        counts.clear();
+        counts.extend(reads.globals.iter().map(|g| self.versions.get(*g as usize).copied().unwrap_or(0)));
+        *slot = Some(Memo { counts, taken: taken_now, value, fuel: fuel - self.fuel, nesting, depth });
         Ok(value)
     }
 }
