@@ -39,8 +39,21 @@ impl Value {
     /// Looks a key up in a map.
     pub fn get(&self, key: &Value) -> Option<&Value> {
         match self {
-            Value::Map(m) => m.iter().find(|(k, _)| k == key).map(|(_, v)| v),
+            Value::Map(m) => m.iter().find(|(k, _)| k.same(key)).map(|(_, v)| v),
             _ => None,
+        }
+    }
+
+    /// `==`, with the scalars that searches meet most (seats, cards, ints, enum values)
+    /// compared in place: a map lookup or `in` compares the item with every entry.
+    #[inline]
+    pub fn same(&self, other: &Value) -> bool {
+        match (self, other) {
+            (Value::Player(a), Value::Player(b)) => a == b,
+            (Value::Card(a), Value::Card(b)) => a == b,
+            (Value::Int(a), Value::Int(b)) => a == b,
+            (Value::Enum(a, b), Value::Enum(c, d)) => a == c && b == d,
+            _ => self == other,
         }
     }
 

@@ -268,8 +268,8 @@ impl Machine<'_> {
             self.burn_n(Value::lighter_weight(&l, &r, cap), &x.span)?;
         }
         match (op, &l, &r) {
-            (BinOp::Eq, ..) => Ok(Value::Bool(l == r)),
-            (BinOp::Ne, ..) => Ok(Value::Bool(l != r)),
+            (BinOp::Eq, ..) => Ok(Value::Bool(l.same(&r))),
+            (BinOp::Ne, ..) => Ok(Value::Bool(!l.same(&r))),
             (BinOp::In, ..) => Ok(Value::Bool(self.contains(&r, &l, b)?)),
             (BinOp::NotIn, ..) => Ok(Value::Bool(!self.contains(&r, &l, b)?)),
             (BinOp::Concat, ..) => {
@@ -372,8 +372,8 @@ impl Machine<'_> {
     fn contains(&mut self, coll: &Value, item: &Value, at: &X) -> Run<bool> {
         self.burn_weight(coll, &at.span)?;
         match coll {
-            Value::List(l) => Ok(l.contains(item)),
-            Value::Map(m) => Ok(m.iter().any(|(k, _)| k == item)),
+            Value::List(l) => Ok(l.iter().any(|v| v.same(item))),
+            Value::Map(m) => Ok(m.iter().any(|(k, _)| k.same(item))),
             other => Err(self.spec_error(&at.span, format!("`in` needs a list or map, found {}", other.type_name()))),
         }
     }
@@ -938,7 +938,7 @@ pub(super) fn multiset_minus(a: &[Value], b: &[Value]) -> Vec<Value> {
 /// `a -= b` on a list: each item of `b` removes the first equal item of `a`.
 pub(super) fn remove_each(a: &mut Vec<Value>, b: &[Value]) {
     for item in b {
-        if let Some(i) = a.iter().position(|x| x == item) {
+        if let Some(i) = a.iter().position(|x| x.same(item)) {
             a.remove(i);
         }
     }

@@ -324,7 +324,7 @@ impl<'p> Machine<'p> {
             return self.violate(rule, event, self.not_open_message(event), at, c, frame);
         }
         let Some((branch, ambient)) =
-            named.iter().find(|(_, actors, _)| actors.contains(&event.actor)).map(|t| (t.0, t.2))
+            named.iter().find(|(_, actors, _)| actors.iter().any(|a| a.same(&event.actor))).map(|t| (t.0, t.2))
         else {
             let actors: Vec<Value> = named.iter().flat_map(|(_, a, _)| a.iter().cloned()).collect();
             let message = format!(
@@ -677,7 +677,7 @@ fn update(root: &mut Value, keys: &[Value], op: AssignOp, new: Value, work: &mut
         Value::Map(map) => {
             *work += map.len();
             let map = std::rc::Rc::make_mut(map);
-            if let Some((_, v)) = map.iter_mut().find(|(k, _)| k == key) {
+            if let Some((_, v)) = map.iter_mut().find(|(k, _)| k.same(key)) {
                 return update(v, rest, op, new, work);
             }
             let mut v = Value::Null;

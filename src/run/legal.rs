@@ -9,7 +9,23 @@ use crate::program::value::Value;
 use crate::program::{Branch, Choose, E, Program, Shape, X};
 
 /// Who may act in an open branch.
-pub(super) type Actors = Rc<Vec<Value>>;
+/// Who may take a branch's action here: one actor (most branches, built with no list), or a
+/// list shared with the rules' value.
+pub(super) enum Actors {
+    One(Value),
+    Many(Rc<Vec<Value>>),
+}
+
+impl std::ops::Deref for Actors {
+    type Target = [Value];
+
+    fn deref(&self) -> &[Value] {
+        match self {
+            Actors::One(actor) => std::slice::from_ref(actor),
+            Actors::Many(actors) => actors,
+        }
+    }
+}
 
 /// An action to try: its branch, actor, argument, and whether the branch is an `always` one.
 type Try<'p> = (&'p Branch, Value, Value, bool);
@@ -80,12 +96,12 @@ impl<'p> Machine<'p> {
             }
         }
         // A list of actors is shared with the rules' value, not copied at every event.
-        let actors = match self.eval(&b.actors, frame)? {
-            Value::List(l) => l,
-            Value::Null => return Ok(None),
-            one => Rc::new(vec![one]),
-        };
-        Ok(if actors.is_empty() { None } else { Some(actors) })
+        Ok(match self.eval(&b.actors, frame)? {
+            Value::List(l) if l.is_empty() => None,
+            Value::List(l) => Some(Actors::Many(l)),
+            Value::Null => None,
+            one => Some(Actors::One(one)),
+        })
     }
 
     /// Every legal action here.
@@ -126,7 +142,7 @@ impl<'p> Machine<'p> {
             for actor in actors.iter() {
                 // An event is judged by the first open branch of its action that its actor may
                 // take: a later one never judges this actor's action here.
-                if open[..i].iter().any(|(o, others, _)| o.action == b.action && others.contains(actor)) {
+                if open[..i].iter().any(|(o, others, _)| o.action == b.action && others.iter().any(|o| o.same(actor))) {
                     continue;
                 }
                 for arg in self.arguments(b, actor, f)? {
@@ -305,7 +321,7 @@ fn distinct_in_order(items: &[Value]) -> Vec<Value> {
     let mut kept: Vec<Value> = Vec::with_capacity(items.len());
     if items.len() < HASHED_FROM {
         for v in items {
-            if !kept.contains(v) {
+            if !kept.iter().any(|k| k.same(v)) {
                 kept.push(v.clone());
             }
         }
