@@ -200,6 +200,35 @@ fn children_deeper_than<'v>(children: impl Iterator<Item = &'v Value>, limit: us
 mod tests {
     use super::*;
 
+    /// `same` is `==` for every pair of values, scalars of every kind among them.
+    #[test]
+    fn same_is_equality() {
+        let values = [
+            Value::Null,
+            Value::Table,
+            Value::Bool(true),
+            Value::Int(3),
+            Value::Int(4),
+            Value::str("a"),
+            Value::str("b"),
+            Value::Player(0),
+            Value::Player(1),
+            Value::Card(7),
+            Value::Card(8),
+            Value::Enum(1, 2),
+            Value::Enum(1, 3),
+            Value::Enum(2, 2),
+            Value::list(vec![Value::Int(3)]),
+            Value::map(vec![(Value::Int(3), Value::Null)]),
+        ];
+        for a in &values {
+            for b in &values {
+                assert_eq!(a.same(b), a == b, "{a:?} {b:?}");
+                assert_eq!(a.same(&b.clone()), a.same(b), "{a:?} {b:?}");
+            }
+        }
+    }
+
     /// `lighter_weight` equals the plain definition, the smaller of both weights taken with the
     /// same cap, whenever that is within the cap, and is past the cap whenever that is:
     /// scalars, long texts, flat and nested lists and maps, a list shared many times over.
