@@ -7,7 +7,6 @@ pub mod memo;
 pub mod value;
 
 use std::collections::HashMap;
-use std::rc::Rc;
 
 use crate::diag::SourceMap;
 use crate::program::value::Value;
@@ -126,7 +125,7 @@ pub struct PoolSpec {
 #[derive(Debug, Clone)]
 pub struct CardInfo {
     pub kind: u16,
-    pub code: Rc<str>,
+    pub code: crate::program::value::Text,
     pub attrs: Vec<Value>,
 }
 
@@ -177,13 +176,13 @@ pub enum Shape {
     Str,
     Player,
     Null,
-    Literal(Rc<str>),
+    Literal(crate::program::value::Text),
     Card(u16),
     Enum(u16),
     List(Option<X>, Box<Shape>, bool),
     /// Keys, values, and whether every value of the key shape must be a key.
     Map(Box<Shape>, Box<Shape>, bool),
-    Record(Vec<(Rc<str>, bool, Shape)>),
+    Record(Vec<(crate::program::value::Text, bool, Shape)>),
     /// A path to a data file.
     File,
     /// A list or map with at least one item.

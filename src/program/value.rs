@@ -3,13 +3,17 @@
 use std::collections::HashMap;
 use std::rc::Rc;
 
+/// A text value: one pointer, so that a value is two words (a tag and a pointer or a
+/// number) rather than three.
+pub type Text = Rc<String>;
+
 /// A value. Lists and maps share their storage; cloning is cheap.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Value {
     Null,
     Bool(bool),
     Int(i64),
-    Str(Rc<str>),
+    Str(Text),
     /// A seat: the index in the transcript's `players`.
     Player(u8),
     /// The table, actor of chance outcomes and records.
@@ -33,7 +37,7 @@ impl Value {
     }
 
     pub fn str(s: &str) -> Value {
-        Value::Str(Rc::from(s))
+        Value::Str(Rc::new(s.to_string()))
     }
 
     /// Looks a key up in a map.
@@ -199,6 +203,13 @@ fn children_deeper_than<'v>(children: impl Iterator<Item = &'v Value>, limit: us
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A value is two words: a tag and a number or one pointer. Values are moved and
+    /// copied everywhere, and a third word costs every one of them.
+    #[test]
+    fn a_value_is_two_words() {
+        assert_eq!(std::mem::size_of::<Value>(), 2 * std::mem::size_of::<usize>());
+    }
 
     /// `same` is `==` for every pair of values, scalars of every kind among them.
     #[test]

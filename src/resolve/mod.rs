@@ -12,7 +12,7 @@ use crate::diag::{Diag, SourceMap, did_you_mean};
 use crate::lang::ast::{self, ExprKind, StmtKind, TemplatePart, TyKind};
 use crate::lang::extend;
 use crate::program::builtins;
-use crate::program::value::Value;
+use crate::program::value::{Text, Value};
 use crate::program::*;
 use crate::span::{Name, Span};
 
@@ -57,7 +57,7 @@ struct Resolver {
     field_names: Vec<String>,
     /// One text per field name, shared by every record key and field read that spells it:
     /// finding a field then compares two pointers, not two texts.
-    interned: HashMap<String, Rc<str>>,
+    interned: HashMap<String, Text>,
     errors: Vec<Diag>,
     /// Fuel left for evaluating card codes and attributes: one event's worth for the file.
     compile_fuel: u64,
@@ -327,7 +327,7 @@ impl Resolver {
             TyKind::Str => Shape::Str,
             TyKind::Player => Shape::Player,
             TyKind::Null => Shape::Null,
-            TyKind::Literal(s) => Shape::Literal(Rc::from(s.as_str())),
+            TyKind::Literal(s) => Shape::Literal(Rc::new(s.clone())),
             TyKind::Named(n) => match self.globals.get(&n.text) {
                 Some(Global::Kind(k)) => Shape::Card(*k),
                 Some(Global::Enum(e)) => Shape::Enum(*e),
@@ -353,8 +353,8 @@ impl Resolver {
     }
 
     /// The one shared text of a field name.
-    fn intern(&mut self, name: &str) -> Rc<str> {
-        self.interned.entry(name.to_string()).or_insert_with(|| Rc::from(name)).clone()
+    fn intern(&mut self, name: &str) -> Text {
+        self.interned.entry(name.to_string()).or_insert_with(|| Rc::new(name.to_string())).clone()
     }
 
     fn globals_of(&self, keep: impl Fn(&Global) -> bool) -> Vec<String> {
@@ -1023,7 +1023,7 @@ impl Resolver {
                         &format!("second {} with this code", noun(decl)),
                     );
                 }
-                program.cards.push(CardInfo { kind: k as u16, code: Rc::from(code.as_str()), attrs });
+                program.cards.push(CardInfo { kind: k as u16, code: Rc::new(code.clone()), attrs });
             }
             program.kinds[k].cards = start..program.cards.len() as u32;
         }

@@ -459,7 +459,7 @@ impl Checker<'_> {
                     .iter()
                     .map(|(k, v)| (k, self.expr(v)))
                     .filter_map(|(k, t)| match k {
-                        Value::Str(name) => Some(Field { name: name.clone(), t, always: true }),
+                        Value::Str(name) => Some(Field { name: std::rc::Rc::from(name.as_str()), t, always: true }),
                         _ => None,
                     })
                     .collect();
@@ -802,7 +802,7 @@ struct Place<'a> {
 /// The text of a constant string key (`.name` in a place, `r["name"]`).
 fn constant_text(x: &X) -> Option<std::rc::Rc<str>> {
     match &x.e {
-        E::Const(Value::Str(s)) => Some(s.clone()),
+        E::Const(Value::Str(s)) => Some(std::rc::Rc::from(s.as_str())),
         _ => None,
     }
 }

@@ -238,7 +238,11 @@ pub(super) fn of_shape(s: &Shape) -> T {
         Shape::Record(fields) => record(
             fields
                 .iter()
-                .map(|(name, optional, shape)| Field { name: name.clone(), t: of_shape(shape), always: !optional })
+                .map(|(name, optional, shape)| Field {
+                    name: Rc::from(name.as_str()),
+                    t: of_shape(shape),
+                    always: !optional,
+                })
                 .collect(),
         ),
         Shape::NonEmpty(inner) => of_shape(inner),

@@ -223,7 +223,7 @@ impl<'p> Machine<'p> {
         }))
     }
 
-    fn record_domain(&mut self, fields: &[(std::rc::Rc<str>, bool, Shape)]) -> Run<Option<Vec<Value>>> {
+    fn record_domain(&mut self, fields: &[(crate::program::value::Text, bool, Shape)]) -> Run<Option<Vec<Value>>> {
         let mut rows: Vec<Vec<(Value, Value)>> = vec![vec![]];
         for (name, optional, shape) in fields {
             let Some(values) = self.domain(shape)? else { return Ok(None) };

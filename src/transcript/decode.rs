@@ -371,7 +371,11 @@ impl Decoder<'_> {
         })
     }
 
-    fn record(&self, fields: &[(Rc<str>, bool, Shape)], entries: &[(Yaml, Yaml)]) -> Result<Value, String> {
+    fn record(
+        &self,
+        fields: &[(crate::program::value::Text, bool, Shape)],
+        entries: &[(Yaml, Yaml)],
+    ) -> Result<Value, String> {
         for (k, _) in entries {
             let known = matches!(k, Yaml::Str(s) if fields.iter().any(|(f, ..)| **f == **s));
             if !known {

@@ -138,7 +138,7 @@ fn add_cards(out: &mut Program, rows: &Rows<'_>, items: &[RawEvent]) -> Result<(
         if out.kinds[rows.kind].by_code.insert(code.clone(), id).is_some() {
             return Err((item.line, format!("the code `{}` is given twice", crate::transcript::cut(&code))));
         }
-        out.cards.push(CardInfo { kind: rows.kind as u16, code: Rc::from(code.as_str()), attrs });
+        out.cards.push(CardInfo { kind: rows.kind as u16, code: Rc::new(code.clone()), attrs });
     }
     out.kinds[rows.kind].cards = start..out.cards.len() as u32;
     Ok(())
