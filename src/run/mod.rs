@@ -94,15 +94,28 @@ pub enum Source {
     },
 }
 
-/// Why running stopped early.
-pub enum Stop {
+/// Why running stopped early: one pointer. Every evaluation returns a `Result` carrying
+/// this, and with a one-word error a `Run<Value>` is two words, returned in registers
+/// rather than through memory.
+pub struct Stop(Box<Halt>);
+
+pub enum Halt {
     /// No more events to consume at a point that needs one.
     End,
     /// `finish` ran: the game is over at once, wherever the flow was.
     Finished,
     /// The rules file misbehaved while running (a type error, a runaway loop).
-    /// Boxed: every evaluation returns a `Result` carrying this, so it stays small.
-    Spec(Box<Diag>),
+    Spec(Diag),
+}
+
+impl Stop {
+    fn new(halt: Halt) -> Stop {
+        Stop(Box::new(halt))
+    }
+
+    fn halt(self) -> Halt {
+        *self.0
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -285,13 +298,13 @@ impl<'p> Machine<'p> {
     pub fn run(&mut self) -> Result<Outcome, Diag> {
         self.init_globals().map_err(stop_diag)?;
         let mut frame = vec![Value::Null; self.prog.flow_locals];
-        match self.exec_block(&self.prog.flow, &mut frame) {
-            Ok(_) | Err(Stop::Finished) => match self.wait_after_flow() {
-                Ok(()) | Err(Stop::End | Stop::Finished) => {}
-                Err(Stop::Spec(d)) => return Err(*d),
+        match self.exec_block(&self.prog.flow, &mut frame).map_err(Stop::halt) {
+            Ok(_) | Err(Halt::Finished) => match self.wait_after_flow().map_err(Stop::halt) {
+                Ok(()) | Err(Halt::End | Halt::Finished) => {}
+                Err(Halt::Spec(d)) => return Err(d),
             },
-            Err(Stop::End) => {}
-            Err(Stop::Spec(d)) => return Err(*d),
+            Err(Halt::End) => {}
+            Err(Halt::Spec(d)) => return Err(d),
         }
         let scores = self.eval_top(&self.prog.scores)?;
         let winners = if self.finished { self.eval_top(&self.prog.winners)? } else { Value::list(vec![]) };
@@ -393,7 +406,7 @@ impl<'p> Machine<'p> {
     /// A `shinpan::spec::limit` diagnostic pointing into the rules file.
     fn past_limit(&self, message: String, span: &Span, label: &str, help: &str) -> Stop {
         let diag = Diag::new(codes::LIMIT, message).label(span.clone(), label).help(help);
-        Stop::Spec(Box::new(self.prog.source.place(diag)))
+        Stop::new(Halt::Spec(self.prog.source.place(diag)))
     }
 
     /// Refuses to keep a value nested deeper than `MAX_VALUE_DEPTH`.
@@ -430,7 +443,7 @@ impl<'p> Machine<'p> {
         let diag = Diag::new(codes::FUEL, format!("the rules ran {FUEL_PER_EVENT} steps without waiting for an event"))
             .label(span.clone(), "still running here")
             .help("a loop that never reaches a `choose`, `break` or its end: bound it by a collection or a condition that changes");
-        Stop::Spec(Box::new(self.prog.source.place(diag)))
+        Stop::new(Halt::Spec(self.prog.source.place(diag)))
     }
 
     /// A frame of `size` nulls, from the spare ones when there is one.
@@ -449,17 +462,17 @@ impl<'p> Machine<'p> {
     }
 
     pub fn spec_error(&self, span: &Span, message: String) -> Stop {
-        Stop::Spec(Box::new(
+        Stop::new(Halt::Spec(
             self.prog.source.place(Diag::new(codes::RUNTIME, message).label(span.clone(), "while evaluating this")),
         ))
     }
 }
 
 fn stop_diag(s: Stop) -> Diag {
-    match s {
-        Stop::Spec(d) => *d,
-        Stop::End => Diag::new(codes::RUNTIME, "the rules waited for an event where none may come"),
-        Stop::Finished => Diag::new(codes::RUNTIME, "`finish` ran where no game is under way"),
+    match s.halt() {
+        Halt::Spec(d) => d,
+        Halt::End => Diag::new(codes::RUNTIME, "the rules waited for an event where none may come"),
+        Halt::Finished => Diag::new(codes::RUNTIME, "`finish` ran where no game is under way"),
     }
 }
 
