@@ -450,7 +450,8 @@ impl<'p> Machine<'p> {
     fn take_frame(&mut self, size: usize) -> Vec<Value> {
         let mut frame = self.spare_frames.pop().unwrap_or_default();
         frame.clear();
-        frame.resize(size, Value::Null);
+        // Made, not cloned: cloning a value would ask its kind for every slot.
+        frame.resize_with(size, || Value::Null);
         frame
     }
 
