@@ -238,3 +238,21 @@ fn a_later_branch_of_the_same_action_lists_nothing_for_an_actor_the_first_takes(
         assert_eq!(played.events.len(), 12);
     }
 }
+
+/// A branch whose actors are an empty list, or null, is not open: an event of its action is
+/// one nobody may take now (`unexpected-action`), where a branch open to others would make it
+/// the wrong actor's (`turn-order`).
+#[test]
+fn a_branch_with_no_actors_is_not_open() {
+    let judge = |head: &str| {
+        let rules = game("bool", head, "");
+        let text = "players: [aki, ben]\nevents:\n  - {by: aki, act: true}\n";
+        let report = shinpan::report::check::Checker::with_rules_text("g.rules", &rules, std::path::Path::new("."))
+            .check_text("t.yaml", text.into(), std::path::Path::new("."));
+        report.violations.first().map(|v| v.rule.clone()).unwrap_or_default()
+    };
+    assert_eq!(judge("by []"), "unexpected-action");
+    assert_eq!(judge("by null"), "unexpected-action");
+    assert_eq!(judge("by [q for q in players where q != players[0]]"), "turn-order");
+    assert_eq!(judge("by players[0]"), "");
+}

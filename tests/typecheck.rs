@@ -82,3 +82,11 @@ fn a_type_that_grows_without_end_settles_as_unknown() {
     let flow = "let x = []\nloop {\n  x = [x]\n  if len(x) > 3 {\n    break\n  }\n}\nlet y = x[0][0][0][0][0][0][0][0]";
     assert_eq!(errors(&game("", flow)), []);
 }
+
+/// A record's field set through a path (`seen.count = ...`) must keep the field's type.
+#[test]
+fn a_record_s_field_set_through_a_path_keeps_its_type() {
+    let decls = "var seen = {coin: null, count: 0}";
+    assert_eq!(errors(&game(decls, "seen.count = \"many\"")), [pair("assign-mismatch", "\"many\"")]);
+    assert_eq!(errors(&game(decls, "seen.count = 2")), []);
+}

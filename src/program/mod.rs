@@ -9,7 +9,7 @@ pub mod value;
 use std::collections::HashMap;
 
 use crate::diag::SourceMap;
-use crate::program::value::Value;
+use crate::program::value::{Text, Value};
 use crate::span::Span;
 
 pub type Slot = u16;
@@ -125,7 +125,7 @@ pub struct PoolSpec {
 #[derive(Debug, Clone)]
 pub struct CardInfo {
     pub kind: u16,
-    pub code: crate::program::value::Text,
+    pub code: Text,
     pub attrs: Vec<Value>,
 }
 
@@ -176,13 +176,13 @@ pub enum Shape {
     Str,
     Player,
     Null,
-    Literal(crate::program::value::Text),
+    Literal(Text),
     Card(u16),
     Enum(u16),
     List(Option<X>, Box<Shape>, bool),
     /// Keys, values, and whether every value of the key shape must be a key.
     Map(Box<Shape>, Box<Shape>, bool),
-    Record(Vec<(crate::program::value::Text, bool, Shape)>),
+    Record(Vec<(Text, bool, Shape)>),
     /// A path to a data file.
     File,
     /// A list or map with at least one item.

@@ -437,7 +437,6 @@ impl Checker {
         Ok(Rc::new(pooled))
     }
 
-    /// The program with the cards of the data files this transcript's parameters name.
     /// The players and parameters of a transcript, remembered for one that gives no variant:
     /// its parameters are then the defaults, which follow from the rules and the players
     /// alone, so a corpus works them out once, not once per file.
@@ -466,6 +465,7 @@ impl Checker {
         Ok(found)
     }
 
+    /// The program with the cards of the data files this transcript's parameters name.
     fn with_pools(&mut self, program: Rc<Program>, envelope: &Envelope, base: &Path) -> Result<Rc<Program>, String> {
         if !crate::transcript::pool::has_pools(&program) {
             return Ok(program);

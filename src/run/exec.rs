@@ -2,7 +2,7 @@
 
 use super::eval::bind;
 use super::legal::{Actors, Pick};
-use super::{Ctl, Event, Halt, Machine, Run, Source, Stop, Violation};
+use super::{Ctl, Event, Machine, Run, Source, Stop, Violation};
 use crate::lang::ast::AssignOp;
 use crate::program::value::Value;
 use crate::program::{Block, Branch, Choose, S, St, Target, X};
@@ -85,7 +85,7 @@ impl<'p> Machine<'p> {
                 self.finished = true;
                 self.finished_at = s.span.clone();
                 if *now {
-                    return Err(Stop::new(Halt::Finished));
+                    return Err(Stop::finished());
                 }
             }
             St::Assign { target, path, op, value } => self.assign(*target, path, *op, value, frame, s)?,
@@ -249,7 +249,7 @@ impl<'p> Machine<'p> {
     fn no_branch_taken(&mut self, c: &'p Choose, frame: &mut Vec<Value>) -> Run<Ctl> {
         match &c.otherwise {
             Some(block) if self.optional(Some(c), frame)? => self.exec_block(block, frame),
-            _ => Err(Stop::new(Halt::End)),
+            _ => Err(Stop::end()),
         }
     }
 
@@ -266,11 +266,11 @@ impl<'p> Machine<'p> {
     }
 
     /// The next event, or `None` when the point may be left without one (an `otherwise`
-    /// in a random playout). At the end of the events, `Halt::End` unless `otherwise` runs.
+    /// in a random playout). At the end of the events, `Stop::end()` unless `otherwise` runs.
     fn next_event(&mut self, c: Option<&'p Choose>, frame: &mut Vec<Value>) -> Run<Option<Event>> {
         let has_otherwise = self.optional(c, frame)?;
         if self.draining {
-            return if has_otherwise { Ok(None) } else { Err(Stop::new(Halt::End)) };
+            return if has_otherwise { Ok(None) } else { Err(Stop::end()) };
         }
         if let (Source::Transcript { pos, .. }, Some(_)) = (&self.source, &self.states) {
             self.record_state(*pos);
@@ -282,7 +282,7 @@ impl<'p> Machine<'p> {
             return match events.get(*pos) {
                 Some(e) => Ok(Some(e.clone())),
                 None if has_otherwise => Ok(None),
-                None => Err(Stop::new(Halt::End)),
+                None => Err(Stop::end()),
             };
         }
         if let Source::Probe { events, pos, passed_optional, .. } = &mut self.source {
@@ -297,12 +297,12 @@ impl<'p> Machine<'p> {
             if let Source::Probe { legal, .. } = &mut self.source {
                 *legal = Some(found);
             }
-            return Err(Stop::new(Halt::End));
+            return Err(Stop::end());
         }
         match self.pick_random(c, frame)? {
             Pick::Event(e) => Ok(Some(e)),
             Pick::Otherwise => Ok(None),
-            Pick::Stop => Err(Stop::new(Halt::End)),
+            Pick::Stop => Err(Stop::end()),
         }
     }
 
@@ -470,7 +470,7 @@ impl<'p> Machine<'p> {
         if self.optional(c, frame)? {
             return Ok(Dispatch::Otherwise);
         }
-        Err(Stop::new(Halt::End))
+        Err(Stop::end())
     }
 
     /// Keeps the state as it is when event `pos` is awaited: the state after event `pos - 1`

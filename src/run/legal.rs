@@ -5,10 +5,9 @@ use std::rc::Rc;
 
 use super::eval::bind;
 use super::{Event, Machine, Passed, Run, Source};
-use crate::program::value::Value;
+use crate::program::value::{Text, Value};
 use crate::program::{Branch, Choose, E, Program, Shape, X};
 
-/// Who may act in an open branch.
 /// Who may take a branch's action here: one actor (most branches, built with no list), or a
 /// list shared with the rules' value.
 pub(super) enum Actors {
@@ -223,7 +222,7 @@ impl<'p> Machine<'p> {
         }))
     }
 
-    fn record_domain(&mut self, fields: &[(crate::program::value::Text, bool, Shape)]) -> Run<Option<Vec<Value>>> {
+    fn record_domain(&mut self, fields: &[(Text, bool, Shape)]) -> Run<Option<Vec<Value>>> {
         let mut rows: Vec<Vec<(Value, Value)>> = vec![vec![]];
         for (name, optional, shape) in fields {
             let Some(values) = self.domain(shape)? else { return Ok(None) };

@@ -95,10 +95,10 @@ pub enum Source {
 }
 
 /// Why running stopped early: one pointer. Every evaluation returns a `Result` carrying
-/// this, and with a one-word error a `Run<Value>` is two words, returned in registers
-/// rather than through memory.
+/// this, and with a one-word error a `Run<Value>` is two words instead of three.
 pub struct Stop(Box<Halt>);
 
+/// What a `Stop` stopped for.
 pub enum Halt {
     /// No more events to consume at a point that needs one.
     End,
@@ -111,6 +111,14 @@ pub enum Halt {
 impl Stop {
     fn new(halt: Halt) -> Stop {
         Stop(Box::new(halt))
+    }
+
+    fn end() -> Stop {
+        Stop::new(Halt::End)
+    }
+
+    fn finished() -> Stop {
+        Stop::new(Halt::Finished)
     }
 
     fn halt(self) -> Halt {

@@ -3,7 +3,7 @@
 
 use std::rc::Rc;
 
-use crate::program::value::Value;
+use crate::program::value::{Text, Value};
 use crate::program::{ParamDefault, Program, Shape, X};
 use crate::run::{Event, eval_with_params};
 use crate::span::Span;
@@ -371,11 +371,7 @@ impl Decoder<'_> {
         })
     }
 
-    fn record(
-        &self,
-        fields: &[(crate::program::value::Text, bool, Shape)],
-        entries: &[(Yaml, Yaml)],
-    ) -> Result<Value, String> {
+    fn record(&self, fields: &[(Text, bool, Shape)], entries: &[(Yaml, Yaml)]) -> Result<Value, String> {
         for (k, _) in entries {
             let known = matches!(k, Yaml::Str(s) if fields.iter().any(|(f, ..)| **f == **s));
             if !known {
