@@ -83,10 +83,16 @@ fn a_type_that_grows_without_end_settles_as_unknown() {
     assert_eq!(errors(&game("", flow)), []);
 }
 
-/// A record's field set through a path (`seen.count = ...`) must keep the field's type.
+/// A record's field named by a constant key has the field's type, set through a path
+/// (`seen.count = ...`) or read by a quoted key (`seen["count"]`); a field that may be null,
+/// or a key that is not constant, says nothing.
 #[test]
-fn a_record_s_field_set_through_a_path_keeps_its_type() {
+fn a_record_s_field_by_a_constant_key_has_its_type() {
     let decls = "var seen = {coin: null, count: 0}";
     assert_eq!(errors(&game(decls, "seen.count = \"many\"")), [pair("assign-mismatch", "\"many\"")]);
     assert_eq!(errors(&game(decls, "seen.count = 2")), []);
+    let require = |key: &str| format!("require seen[{key}] == c else r \"no\"");
+    assert_eq!(errors(&game(decls, &require("\"count\""))), [pair("type-mismatch", "c")]);
+    assert_eq!(errors(&game(decls, &require("\"coin\""))), []);
+    assert_eq!(errors(&game(decls, &require("\"{c.face}\""))), []);
 }

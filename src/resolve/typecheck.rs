@@ -799,10 +799,15 @@ struct Place<'a> {
     origin: Option<Span>,
 }
 
-/// The text of a constant string key (`.name` in a place, `r["name"]`).
+/// The text of a constant string key (`.name` in a place, `r["name"]`). Types are checked
+/// before constants are folded, so a quoted key is still a template with nothing to fill in.
 fn constant_text(x: &X) -> Option<std::rc::Rc<str>> {
     match &x.e {
         E::Const(Value::Str(s)) => Some(std::rc::Rc::from(s.as_str())),
+        E::Template(parts) => match parts.as_slice() {
+            [Part::Text(t)] => Some(std::rc::Rc::from(t.as_str())),
+            _ => None,
+        },
         _ => None,
     }
 }
