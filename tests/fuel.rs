@@ -134,18 +134,15 @@ fn the_conditions_remembered_and_what_they_read() {
 /// reaches 3 again, and the record is open from the fourth event on.
 #[test]
 fn a_remembered_condition_changes_with_what_it_reads() {
-    let dir = std::env::temp_dir().join(format!("shinpan-memo-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
     let rules = "game memo\nplayers 2..2\nrule r \"unused\"\naction go: int 0..1\naction mark: int 0..9\n\
         var a = 0\nvar resets = 0\n\
         scores zip_map(players, [resets, a])\nwinners []\n\
         due reset when a >= 3 { a = 0\n resets += 1 }\n\
         always mark(n) by table when events_taken >= 3 { require n == resets else r \"marked {n}, not {resets}\" }\n\
         flow {\n  loop {\n    choose {\n      go(n) by players[0] {\n        a += 1\n      }\n    }\n  }\n}\n";
-    std::fs::write(dir.join("memo.rules"), rules).unwrap();
     let check = |events: &str| {
-        let text = format!("rules: memo.rules\nplayers: [a, b]\nevents:\n{events}");
-        Checker::new(None).check_text("memo.yaml", text, &dir)
+        let text = format!("players: [a, b]\nevents:\n{events}");
+        Checker::with_rules_text("memo.rules", rules, Path::new(".")).check_text("memo.yaml", text, Path::new("."))
     };
     let go = "  - {by: a, go: 0}\n";
     let legal = check(&format!("{go}{go}{go}  - {{by: table, mark: 1}}\n{go}{go}{go}{go}  - {{by: table, mark: 2}}\n"));
@@ -156,5 +153,4 @@ fn a_remembered_condition_changes_with_what_it_reads() {
     let stale = check(&format!("{go}{go}{go}  - {{by: table, mark: 1}}\n{go}{go}{go}  - {{by: table, mark: 1}}\n"));
     assert_eq!(stale.verdict, Verdict::Illegal);
     assert!(stale.violations[0].message.contains("marked 1, not 2"), "{:?}", stale.violations);
-    std::fs::remove_dir_all(&dir).unwrap();
 }

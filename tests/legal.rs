@@ -226,14 +226,12 @@ fn a_later_branch_of_the_same_action_lists_nothing_for_an_actor_the_first_takes(
     // aki is judged by the first branch (1 and 2 pass); ben only by the second (3 and 4).
     assert_eq!(legal_words(rules), words(&["aki 1", "aki 2", "ben 3", "ben 4"]));
     let prog = shinpan::compile("two.rules", rules).unwrap();
+    let here = std::path::Path::new(".");
     for seed in 0..20 {
         let played = shinpan::play::playout(&prog, 2, seed, 12).unwrap();
         let text = shinpan::play::transcript_text_for("two.rules", &[], &prog, &played);
-        let dir = std::env::temp_dir().join(format!("shinpan-two-{}-{seed}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(dir.join("two.rules"), rules).unwrap();
-        let report = shinpan::report::check::Checker::new(None).check_text("two.yaml", text, &dir);
-        std::fs::remove_dir_all(&dir).unwrap();
+        let report = shinpan::report::check::Checker::with_rules_text("two.rules", rules, here)
+            .check_text("two.yaml", text, here);
         assert_eq!(report.verdict, shinpan::report::check::Verdict::Legal, "seed {seed}: {:?}", report.violations);
         assert_eq!(played.events.len(), 12);
     }

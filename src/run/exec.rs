@@ -324,7 +324,7 @@ impl<'p> Machine<'p> {
             return self.violate(rule, event, self.not_open_message(event), at, c, frame);
         }
         let Some((branch, ambient)) =
-            named.iter().find(|(_, actors, _)| actors.iter().any(|a| a.same(&event.actor))).map(|t| (t.0, t.2))
+            named.iter().find(|(_, actors, _)| actors.includes(&event.actor)).map(|t| (t.0, t.2))
         else {
             let actors: Vec<Value> = named.iter().flat_map(|(_, a, _)| a.iter().cloned()).collect();
             let message = format!(

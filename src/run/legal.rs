@@ -15,6 +15,13 @@ pub(super) enum Actors {
     Many(Rc<Vec<Value>>),
 }
 
+impl Actors {
+    /// Whether `actor` is one of them.
+    pub(super) fn includes(&self, actor: &Value) -> bool {
+        self.iter().any(|a| a.same(actor))
+    }
+}
+
 impl std::ops::Deref for Actors {
     type Target = [Value];
 
@@ -134,14 +141,14 @@ impl<'p> Machine<'p> {
     /// it, actor, argument.
     fn candidates(&mut self, c: Option<&'p Choose>, frame: &mut Vec<Value>) -> Run<Vec<Try<'p>>> {
         let mut out = vec![];
-        let mut scratch = vec![Value::Null; self.prog.always_locals];
+        let mut scratch = self.take_frame(self.prog.always_locals);
         let open = self.open_branches(c, frame)?;
         for (i, (b, actors, ambient)) in open.iter().enumerate() {
             let f: &mut Vec<Value> = if *ambient { &mut scratch } else { frame };
             for actor in actors.iter() {
                 // An event is judged by the first open branch of its action that its actor may
                 // take: a later one never judges this actor's action here.
-                if open[..i].iter().any(|(o, others, _)| o.action == b.action && others.iter().any(|o| o.same(actor))) {
+                if open[..i].iter().any(|(o, others, _)| o.action == b.action && others.includes(actor)) {
                     continue;
                 }
                 for arg in self.arguments(b, actor, f)? {
@@ -149,6 +156,7 @@ impl<'p> Machine<'p> {
                 }
             }
         }
+        self.give_frame(scratch);
         Ok(out)
     }
 
