@@ -29,9 +29,10 @@ pub(super) fn parse(text: &str) -> Option<Doc> {
 
 /// Builds a value, counting values and nesting against the YAML reader's limits.
 #[derive(Clone, Copy)]
-struct Node<'c> {
-    depth: usize,
-    nodes: &'c Cell<usize>,
+pub(super) struct Node<'c> {
+    /// How far below the root mapping the value stands.
+    pub(super) depth: usize,
+    pub(super) nodes: &'c Cell<usize>,
 }
 
 impl Node<'_> {
@@ -151,26 +152,12 @@ fn positions(text: &str) -> Option<(Vec<Pos>, Lists)> {
         i = skip_space(bytes, skip_string(bytes, i)?);
         i = skip_space(bytes, i + 1); // the `:`
         top.push(lines.pos(i));
-        // The items of a top-level list, or the values of a top-level mapping.
-        if let Some(&open @ (b'[' | b'{')) = bytes.get(i) {
-            let close = if open == b'[' { b']' } else { b'}' };
-            let mut items = vec![];
-            let mut j = skip_space(bytes, i + 1);
-            while bytes.get(j).is_some_and(|b| *b != close) {
-                if open == b'{' {
-                    j = skip_space(bytes, skip_string(bytes, j)?);
-                    j = skip_space(bytes, j + 1); // the `:`
-                }
-                items.push(lines.pos(j));
-                j = skip_space(bytes, skip_value(bytes, j)?);
-                if bytes.get(j) == Some(&b',') {
-                    j = skip_space(bytes, j + 1);
-                }
+        match items(bytes, i, &mut lines)? {
+            Some((starts, end)) => {
+                lists.insert(top.len() - 1, starts);
+                i = end + 1;
             }
-            lists.insert(top.len() - 1, items);
-            i = j + 1;
-        } else {
-            i = skip_value(bytes, i)?;
+            None => i = skip_value(bytes, i)?,
         }
         i = skip_space(bytes, i);
         if bytes.get(i) == Some(&b',') {
@@ -178,6 +165,35 @@ fn positions(text: &str) -> Option<(Vec<Pos>, Lists)> {
         }
     }
     Some((top, lists))
+}
+
+/// Where each item of the list, or each value of the mapping, that starts at `i` starts, and
+/// where it closes; `Some(None)` when no list or mapping starts there.
+#[allow(clippy::type_complexity, reason = "a private step of the scan")]
+fn items(bytes: &[u8], i: usize, lines: &mut Lines) -> Option<Option<(Vec<Pos>, usize)>> {
+    let Some(&open @ (b'[' | b'{')) = bytes.get(i) else { return Some(None) };
+    let close = if open == b'[' { b']' } else { b'}' };
+    let mut starts = vec![];
+    let mut j = skip_space(bytes, i + 1);
+    while bytes.get(j).is_some_and(|b| *b != close) {
+        if open == b'{' {
+            j = skip_space(bytes, skip_string(bytes, j)?);
+            j = skip_space(bytes, j + 1); // the `:`
+        }
+        starts.push(lines.pos(j));
+        j = skip_space(bytes, skip_value(bytes, j)?);
+        if bytes.get(j) == Some(&b',') {
+            j = skip_space(bytes, j + 1);
+        }
+    }
+    Some(Some((starts, j)))
+}
+
+/// Where each item starts of the list or mapping that starts at `start`, on line `line`
+/// (`None` when no list or mapping starts there). The value is known to be valid JSON.
+pub(super) fn item_starts(text: &str, start: usize, line: usize) -> Option<Vec<Pos>> {
+    let mut lines = Lines { bytes: text.as_bytes(), at: start, line };
+    items(text.as_bytes(), start, &mut lines).flatten().map(|(starts, _)| starts)
 }
 
 /// Line numbers of increasing offsets, counted once through the text.

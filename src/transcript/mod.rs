@@ -10,6 +10,7 @@
 
 pub mod decode;
 mod json;
+mod lines;
 pub mod pool;
 
 use std::borrow::Cow;
@@ -328,7 +329,7 @@ struct Builder<'t> {
 
 /// A JSON object goes to serde_json, anything else (or what that reader leaves) to YAML.
 fn parse(text: &str) -> Result<Doc, ReadError> {
-    match json::parse(text) {
+    match json::parse(text).or_else(|| lines::parse(text)) {
         Some(doc) => Ok(doc),
         None => parse_yaml(text),
     }
