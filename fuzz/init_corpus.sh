@@ -3,7 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 C=fuzz/corpus
-mkdir -p "$C/compile_rules" "$C/read_transcript" "$C/check_transcript"
+mkdir -p "$C/compile_rules" "$C/read_transcript" "$C/check_transcript" "$C/fast_readers"
 
 # Rules files: specs/, fixtures/ (including .rules.ok), and the ```rules blocks of docs/language.md.
 for f in specs/*.rules fixtures/*/*.rules fixtures/*/*.rules.ok; do
@@ -30,6 +30,17 @@ for f in fixtures/*/*.yaml fixtures/*/*.json; do
     done
     { printf "\\x$(printf %02x "$pick")"; cat "$f"; } > "$C/check_transcript/$base"
 done
-for t in compile_rules read_transcript check_transcript; do
+cargo build --release --quiet
+# The fast readers: the transcripts, and one game of each built-in as `play` writes it, in
+# YAML and as JSON Lines (each line a JSON file).
+cp "$C/read_transcript/"* "$C/fast_readers/"
+for game in "${names[@]}"; do
+    players=4
+    case $game in curtain-call | clock-tcg) players=2 ;; esac
+    target/release/shinpan play --rules "$game" --players "$players" --seed 1 > "$C/fast_readers/play-$game.yaml" || true
+    target/release/shinpan play --rules "$game" --players "$players" --seed 1 --games 1 > "$C/fast_readers/play-$game.json" || true
+done
+
+for t in compile_rules read_transcript check_transcript fast_readers; do
     echo "$t: $(ls "$C/$t" | wc -l) seeds"
 done

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Usage: fuzz/run.sh TARGET SECONDS — one libFuzzer process (fork=1), going on past crashes.
 set -euo pipefail
-target=${1:?target: compile_rules | check_transcript | read_transcript}
+target=${1:?target: compile_rules | check_transcript | read_transcript | fast_readers}
 secs=${2:?seconds}
 cd "$(dirname "$0")"
 case $target in

@@ -12,6 +12,10 @@ fn replay(path: &Path) {
         if let Ok(text) = std::str::from_utf8(&data) {
             let _ = shinpan::transcript::read(text);
         }
+    } else if name.starts_with("fast_readers") {
+        if let Ok(text) = std::str::from_utf8(&data) {
+            shinpan::transcript::fast_readers_agree(text).unwrap_or_else(|why| panic!("{name}: {why}"));
+        }
     } else if name.starts_with("compile_rules") {
         if let Ok(text) = std::str::from_utf8(&data)
             && let Err(diags) = shinpan::compile("fuzz.rules", text)

@@ -335,6 +335,22 @@ fn parse(text: &str) -> Result<Doc, ReadError> {
     }
 }
 
+/// Whether each fast reader (a whole JSON file, one JSON value a line) that takes this text
+/// reads exactly what the YAML reader reads; text that no fast reader takes agrees at once.
+/// For the differential fuzz target (`fuzz/fuzz_targets/fast_readers.rs`).
+#[doc(hidden)]
+pub fn fast_readers_agree(text: &str) -> Result<(), String> {
+    for (name, fast) in [("json", json::parse(text)), ("lines", lines::parse(text))] {
+        let Some(fast) = fast else { continue };
+        match parse_yaml(text) {
+            Ok(full) if full == fast => {}
+            Ok(full) => return Err(format!("the {name} reader read {fast:?}, the YAML reader {full:?}")),
+            Err(e) => return Err(format!("the {name} reader read {fast:?}, the YAML reader refused: {}", e.message)),
+        }
+    }
+    Ok(())
+}
+
 fn parse_yaml(text: &str) -> Result<Doc, ReadError> {
     let options = granit_parser::options! {
         flow_nesting_limit: MAX_DEPTH + 1,
