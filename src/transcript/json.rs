@@ -19,12 +19,39 @@ pub(super) fn parse(text: &str) -> Option<Doc> {
     if !text.trim_start_matches([' ', '\t', '\r', '\n']).starts_with('{') {
         return None;
     }
+    // A character YAML does not allow (DEL, a C1 control) is the YAML reader's to refuse; a
+    // carriage return is a line break to YAML on its own too, but only with a line feed here.
+    let lone_return = text.match_indices('\r').any(|(i, _)| text.as_bytes().get(i + 1) != Some(&b'\n'));
+    if lone_return || !text.chars().all(|c| c == '\r' || super::lines::allowed(c)) || !keys_are_short(text) {
+        return None;
+    }
     let nodes = Cell::new(0);
     let mut de = serde_json::Deserializer::from_str(text);
     let root = Node { depth: 0, nodes: &nodes }.deserialize(&mut de).ok()?;
     de.end().ok()?;
     let (top, lists) = positions(text)?;
     Some(Doc { root, top, lists })
+}
+
+/// Longest key YAML takes in a flow mapping, counted from its opening quote to the `:`: the
+/// YAML reader refuses an implicit key of more than 1,024 characters, and bytes are at least
+/// as many as characters, so a key this short in bytes is within it.
+pub(super) const MAX_KEY_BYTES: usize = 1000;
+
+/// Whether every key of the JSON text (a string followed by `:`) is within `MAX_KEY_BYTES`.
+pub(super) fn keys_are_short(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while let Some(at) = bytes.get(i..).and_then(|rest| rest.iter().position(|b| *b == b'"')) {
+        let start = i + at;
+        let Some(end) = skip_string(bytes, start) else { return true }; // not JSON: refused anyway
+        let colon = skip_space(bytes, end);
+        if bytes.get(colon) == Some(&b':') && colon - start >= MAX_KEY_BYTES {
+            return false;
+        }
+        i = end;
+    }
+    true
 }
 
 /// Builds a value, counting values and nesting against the YAML reader's limits.
@@ -319,6 +346,10 @@ mod tests {
         same_as_yaml(
             r#"{"a": [0, -1, 1.5, -2e3, 1E2, 9223372036854775807, 9223372036854775808, 18446744073709551616]}"#,
         );
+        // Numbers past `u64` are floats, rounded to the nearest as the YAML reader rounds them.
+        same_as_yaml(
+            r#"{"a": [96666666666666666666, -555555555555555555555555555555555555555555555555555555, 0.1e-400]}"#,
+        );
         same_as_yaml(r#"{"m": {"x": 1, "y": [2, {"z": 3}]}, "e": [], "o": {}}"#);
         same_as_yaml(
             r#"{"s": ["", "\"", "\\", "\/", "\u00e9\u3042", "a,b]}{[", "tab\there", "nul\u0000"], "t": true, "n": null}"#,
@@ -341,9 +372,21 @@ mod tests {
             "\u{feff}{\"bom\": 1}",
             "rules: a-game",
             "",
+            // Found by the fast_readers fuzz target: YAML refuses DEL, and a key of more than
+            // 1,024 characters; a carriage return alone is a line break to it.
+            "{\"a\u{7f}b\": 1}",
+            "{\"a\":\r1}",
+            "{\"a\": 1,\r\"b\": 2}",
         ] {
             assert!(parse(text).is_none(), "{text}");
+            super::super::fast_readers_agree(text).unwrap();
         }
+        let long_key = format!("{{\"{}\": 1}}", "k".repeat(1100));
+        assert!(parse(&long_key).is_none());
+        assert!(parse_yaml(&long_key).is_err(), "YAML refuses a key this long");
+        let long_value = format!("{{\"k\": \"{}\"}}", "v".repeat(5 * MAX_KEY_BYTES));
+        same_as_yaml(&long_value);
+        same_as_yaml(&format!("{{\"{}\": 1}}", "k".repeat(MAX_KEY_BYTES - 4)));
         let deep = format!("{{\"a\": {}{}}}", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH));
         assert!(parse(&deep).is_none());
         let shallow = format!("{{\"a\": {}{}}}", "[".repeat(MAX_DEPTH - 1), "]".repeat(MAX_DEPTH - 1));

@@ -12,7 +12,7 @@ use std::collections::HashMap;
 
 use serde::de::DeserializeSeed;
 
-use super::json::{Node, item_starts};
+use super::json::{MAX_KEY_BYTES, Node, item_starts, keys_are_short};
 use super::{Doc, MAX_NODES, Pos, Yaml};
 
 /// What starts a line that holds an item of the list above it.
@@ -21,7 +21,7 @@ const ITEM: &str = "  - ";
 /// The document, if the text is laid out one JSON value a line; `None` sends it to the YAML
 /// reader.
 pub(super) fn parse(text: &str) -> Option<Doc> {
-    if !text.chars().all(allowed) {
+    if !text.chars().all(allowed) || !keys_are_short(text) {
         return None;
     }
     let nodes = Cell::new(1); // the root mapping
@@ -80,7 +80,7 @@ fn key_of(line: &str) -> Option<(&str, &str)> {
     let (key, rest) = line.split_once(':')?;
     let word =
         key.bytes().enumerate().all(|(i, b)| b.is_ascii_lowercase() || b == b'_' || (i > 0 && b.is_ascii_digit()));
-    if key.is_empty() || !word || matches!(key, "null" | "true" | "false") {
+    if key.is_empty() || key.len() >= MAX_KEY_BYTES || !word || matches!(key, "null" | "true" | "false") {
         return None;
     }
     if rest.is_empty() {
@@ -102,7 +102,9 @@ fn close_list(doc: &mut Doc, entries: &mut [(Yaml, Yaml)], items: Vec<Yaml>, sta
 
 /// One JSON value that fills the rest of its line, at `depth` below the root.
 fn value(text: &str, depth: usize, nodes: &Cell<usize>) -> Option<Yaml> {
-    if text.ends_with([' ', '\t']) {
+    // Space around the value is YAML's to place (a tab there is not JSON's whitespace to it).
+    let starts_a_value = text.starts_with(|c: char| matches!(c, '"' | '[' | '{' | '-' | '0'..='9' | 't' | 'f' | 'n'));
+    if !starts_a_value || text.ends_with([' ', '\t']) {
         return None;
     }
     let mut de = serde_json::Deserializer::from_str(text);
@@ -116,9 +118,9 @@ fn count(nodes: &Cell<usize>, n: usize) -> Option<()> {
     (nodes.get() <= MAX_NODES).then_some(())
 }
 
-/// The characters this reader takes: YAML's printable ones (a tab only inside a string, where
-/// JSON refuses it raw anyway), no carriage return and no byte-order mark.
-fn allowed(c: char) -> bool {
+/// The characters a fast reader takes: YAML's printable ones, with a line feed and a tab, and
+/// no carriage return or byte-order mark (those are the YAML reader's to place).
+pub(super) fn allowed(c: char) -> bool {
     matches!(c, '\n' | '\t' | ' '..='~' | '\u{85}' | '\u{a0}'..='\u{d7ff}' | '\u{e000}'..='\u{fefe}' | '\u{ff00}'..='\u{fffd}')
         || c >= '\u{10000}'
 }
@@ -197,6 +199,7 @@ mod tests {
         );
         same_as_yaml("events:\n  - 1\n  - [2, 3]\n  - \"four\"\n  - {}\nafter: {\"x\": [\"y\"]}\n");
         same_as_yaml("s: \"\\ud83d\\ude00 \u{1F600} \u{e9}\"\n");
+        same_as_yaml("won: -555555555555555555555555555555555555555555555555555555\nx: 96666666666666666666\n");
         for odd in [
             "x: \"a\u{85}b\u{2028}c\u{2029}d\"\nevents:\n  - \"\u{85}\"\n",
             "x: [1,\t2]\n",
@@ -246,9 +249,21 @@ mod tests {
             "x: !!str 1\n",
             "",
             "\n",
+            // Found by the fast_readers fuzz target: a tab before the value (YAML places the
+            // value after it), and keys longer than YAML takes.
+            "won: \t\t {\t\t}\n",
+            "events:\n  - \t{}\n",
         ] {
             assert!(parse(text).is_none(), "{text:?}");
+            super::super::fast_readers_agree(text).unwrap();
         }
+        let long_key = format!("{}: 1\n", "k".repeat(1100));
+        assert!(parse(&long_key).is_none());
+        assert!(parse_yaml(&long_key).is_err(), "YAML refuses a key this long");
+        let long_inner_key = format!("x: {{\"{}\": 1}}\n", "k".repeat(1100));
+        assert!(parse(&long_inner_key).is_none());
+        assert!(parse_yaml(&long_inner_key).is_err(), "YAML refuses a key this long");
+        same_as_yaml(&format!("{}: 1\n", "k".repeat(MAX_KEY_BYTES - 1)));
     }
 
     #[test]
