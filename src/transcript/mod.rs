@@ -341,14 +341,20 @@ fn parse(text: &str) -> Result<Doc, ReadError> {
 #[doc(hidden)]
 pub fn fast_readers_agree(text: &str) -> Result<(), String> {
     for (name, fast) in [("json", json::parse(text)), ("lines", lines::parse(text))] {
-        let Some(fast) = fast else { continue };
-        match parse_yaml(text) {
-            Ok(full) if full == fast => {}
-            Ok(full) => return Err(format!("the {name} reader read {fast:?}, the YAML reader {full:?}")),
-            Err(e) => return Err(format!("the {name} reader read {fast:?}, the YAML reader refused: {}", e.message)),
+        if let Some(fast) = fast {
+            agree(name, &fast, parse_yaml(text))?;
         }
     }
     Ok(())
+}
+
+/// Whether the YAML reader read what a fast reader read.
+fn agree(name: &str, fast: &Doc, full: Result<Doc, ReadError>) -> Result<(), String> {
+    match full {
+        Ok(full) if full == *fast => Ok(()),
+        Ok(full) => Err(format!("the {name} reader read {fast:?}, the YAML reader {full:?}")),
+        Err(e) => Err(format!("the {name} reader read {fast:?}, the YAML reader refused: {}", e.message)),
+    }
 }
 
 fn parse_yaml(text: &str) -> Result<Doc, ReadError> {
@@ -682,5 +688,20 @@ mod tests {
                 assert_eq!(ends.span_from(start), searched(text, start), "{text:?} from {start}");
             }
         }
+    }
+
+    /// The fuzz target's comparison: a fast reader's document agrees with the YAML reader's
+    /// only when they are equal, values, lines and offsets alike.
+    #[test]
+    fn a_fast_reader_agrees_only_with_the_same_document() {
+        let text = "rules: \"a-game\"\nevents:\n  - {\"by\": \"table\"}\n";
+        let read = || parse_yaml(text).unwrap_or_else(|e| panic!("{}", e.message));
+        assert_eq!(agree("lines", &read(), Ok(read())), Ok(()));
+        let mut moved = read();
+        moved.top[0].offset += 1;
+        assert!(agree("lines", &moved, Ok(read())).is_err_and(|why| why.contains("the YAML reader Doc")));
+        let refused = parse_yaml("a: [").map(|_| read());
+        assert!(agree("json", &read(), refused).is_err_and(|why| why.contains("refused")));
+        assert_eq!(fast_readers_agree(text), Ok(()));
     }
 }
