@@ -350,6 +350,7 @@ mod tests {
         same_as_yaml(
             r#"{"a": [96666666666666666666, -555555555555555555555555555555555555555555555555555555, 0.1e-400]}"#,
         );
+        same_as_yaml(r#"{"": 10e90, "b": 3e88}"#);
         same_as_yaml(r#"{"m": {"x": 1, "y": [2, {"z": 3}]}, "e": [], "o": {}}"#);
         same_as_yaml(
             r#"{"s": ["", "\"", "\\", "\/", "\u00e9\u3042", "a,b]}{[", "tab\there", "nul\u0000"], "t": true, "n": null}"#,
@@ -375,6 +376,7 @@ mod tests {
             // Found by the fast_readers fuzz target: YAML refuses DEL, and a key of more than
             // 1,024 characters; a carriage return alone is a line break to it.
             "{\"a\u{7f}b\": 1}",
+            "{\"\u{8f}\": \"\u{fffe}\"}",
             "{\"a\":\r1}",
             "{\"a\": 1,\r\"b\": 2}",
         ] {

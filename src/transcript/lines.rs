@@ -203,6 +203,7 @@ mod tests {
         same_as_yaml("events:\n  - 1\n  - [2, 3]\n  - \"four\"\n  - {}\nafter: {\"x\": [\"y\"]}\n");
         same_as_yaml("s: \"\\ud83d\\ude00 \u{1F600} \u{e9}\"\n");
         same_as_yaml("won: -555555555555555555555555555555555555555555555555555555\nx: 96666666666666666666\n");
+        same_as_yaml("e: 3e88\nd: 184467440737376166167\nevents:\n  - 10e90\n");
         for odd in [
             "x: \"a\u{85}b\u{2028}c\u{2029}d\"\nevents:\n  - \"\u{85}\"\n",
             "x: [1,\t2]\n",
@@ -256,7 +257,9 @@ mod tests {
             // Found by the fast_readers fuzz target: a tab before the value (YAML places the
             // value after it), and keys longer than YAML takes.
             "won: \t\t {\t\t}\n",
+            "r: \t7\n",
             "events:\n  - \t{}\n",
+            "t:\n  -  7\n",
         ] {
             assert!(parse(text).is_none(), "{text:?}");
             super::super::fast_readers_agree(text).unwrap();
