@@ -33,7 +33,7 @@ def main() -> None:
         f"openspiel hearts (4 players): {games} random games from Python, {actions} actions in "
         f"{secs:.3f} s = {actions / secs:.0f} actions/s, {secs * 1e3 / games:.3f} ms a game"
     )
-    print(f"row: | OpenSpiel hearts from Python (4 players) | {actions / secs:.0f} | {secs * 1e3 / games:.3f} ms | | |")
+    print(f"row: | OpenSpiel hearts from Python (4 players) | {actions / secs:.0f} | {secs * 1e3 / games:.3f} ms | | | |")
 
 
 if __name__ == "__main__":
