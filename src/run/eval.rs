@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use super::{MAX_CALL_DEPTH, MAX_ITEMS, Machine, Run, Stop};
+use super::{MAX_CALL_DEPTH, MAX_ITEMS, MAX_NESTING, Machine, Run, Stop};
 use crate::lang::ast::BinOp;
 use crate::program::builtins::Builtin;
 use crate::program::value::Value;
@@ -17,6 +17,28 @@ impl Machine<'_> {
         let out = self.eval_node(x, frame);
         self.nesting -= 1;
         out
+    }
+
+    /// `eval` for an operand: a local, a constant, a variable or `players` is read here,
+    /// without the entry and exit of `eval`, where nothing can fail. The nesting limit, which a
+    /// leaf one level down would reach, and a variable read before it is set are left to
+    /// `eval` to report, in its words.
+    #[inline]
+    fn operand(&mut self, x: &X, frame: &mut Vec<Value>) -> Run<Value> {
+        if self.nesting < MAX_NESTING {
+            match &x.e {
+                E::Local(s) => return Ok(frame.get(*s as usize).cloned().unwrap_or(Value::Null)),
+                E::Const(v) => return Ok(v.clone()),
+                E::Players => return Ok(self.seat_list.clone()),
+                E::Global(g) => {
+                    if let Some(v) = self.globals.get(*g as usize) {
+                        return Ok(v.clone());
+                    }
+                }
+                _ => {}
+            }
+        }
+        self.eval(x, frame)
     }
 
     fn eval_node(&mut self, x: &X, frame: &mut Vec<Value>) -> Run<Value> {
@@ -83,12 +105,12 @@ impl Machine<'_> {
 
     #[inline(never)]
     fn list_of(&mut self, items: &[X], frame: &mut Vec<Value>) -> Run<Value> {
-        Ok(Value::list(items.iter().map(|i| self.eval(i, frame)).collect::<Run<_>>()?))
+        Ok(Value::list(items.iter().map(|i| self.operand(i, frame)).collect::<Run<_>>()?))
     }
 
     #[inline(never)]
     fn record_of(&mut self, fields: &[(Value, X)], frame: &mut Vec<Value>) -> Run<Value> {
-        Ok(Value::map(fields.iter().map(|(k, v)| Ok((k.clone(), self.eval(v, frame)?))).collect::<Run<_>>()?))
+        Ok(Value::map(fields.iter().map(|(k, v)| Ok((k.clone(), self.operand(v, frame)?))).collect::<Run<_>>()?))
     }
 
     #[inline(never)]
@@ -100,14 +122,14 @@ impl Machine<'_> {
 
     #[inline(never)]
     fn index_of(&mut self, a: &X, i: &X, frame: &mut Vec<Value>, x: &X) -> Run<Value> {
-        let base = self.eval(a, frame)?;
-        let key = self.eval(i, frame)?;
+        let base = self.operand(a, frame)?;
+        let key = self.operand(i, frame)?;
         self.index(&base, &key, x)
     }
 
     #[inline(never)]
     fn field_of_expr(&mut self, a: &X, f: &Value, sym: u16, frame: &mut Vec<Value>, x: &X) -> Run<Value> {
-        let base = self.eval(a, frame)?;
+        let base = self.operand(a, frame)?;
         self.field(&base, f, sym, x)
     }
 
@@ -252,8 +274,8 @@ impl Machine<'_> {
             BinOp::Or => return Ok(Value::Bool(self.truth(a, frame)? || self.truth(b, frame)?)),
             _ => {}
         }
-        let l = self.eval(a, frame)?;
-        let r = self.eval(b, frame)?;
+        let l = self.operand(a, frame)?;
+        let r = self.operand(b, frame)?;
         if matches!(op, BinOp::Eq | BinOp::Ne) {
             if !self.comparable(&l, &r) {
                 let message = format!(
@@ -464,7 +486,7 @@ impl Machine<'_> {
     ) -> Run<T> {
         let mut inner = self.take_frame(locals.max(args.len()));
         for (i, a) in args.iter().enumerate() {
-            let v = self.eval(a, frame)?;
+            let v = self.operand(a, frame)?;
             if let Some(slot) = inner.get_mut(i) {
                 *slot = v;
             }

@@ -669,6 +669,7 @@ fn scan_error(e: &granit_parser::ScanError, text: &str) -> ReadError {
 }
 
 #[cfg(test)]
+#[allow(clippy::panic, reason = "tests fail loudly")]
 mod tests {
     use super::*;
 
