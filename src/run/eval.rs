@@ -23,7 +23,7 @@ impl Machine<'_> {
     /// without the entry and exit of `eval`, where nothing can fail. The nesting limit, which a
     /// leaf one level down would reach, and a variable read before it is set are left to
     /// `eval` to report, in its words.
-    #[inline]
+    #[inline(always)]
     fn operand(&mut self, x: &X, frame: &mut Vec<Value>) -> Run<Value> {
         if self.nesting < MAX_NESTING {
             match &x.e {
@@ -248,7 +248,7 @@ impl Machine<'_> {
             {
                 continue;
             }
-            let item = self.eval(body, frame)?;
+            let item = self.operand(body, frame)?;
             sink.take(item, usize::try_from(self.fuel).unwrap_or(usize::MAX));
         }
         Ok(())
