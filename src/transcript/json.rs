@@ -286,7 +286,7 @@ fn skip_value(bytes: &[u8], mut i: usize) -> Option<usize> {
 
 #[cfg(test)]
 #[allow(clippy::panic, clippy::unwrap_used, reason = "tests fail loudly")]
-mod tests {
+pub(super) mod tests {
     use super::super::parse_yaml;
     use super::*;
     use serde_json::{Value as Json, json};
@@ -314,29 +314,36 @@ mod tests {
         format!("{{\n{}\n}}\n", fields.join(",\n"))
     }
 
-    #[test]
-    fn every_fixture_as_json_reads_as_its_yaml() {
+    /// The text of every YAML file under `fixtures/`.
+    pub(in crate::transcript) fn fixture_texts() -> Vec<String> {
         let mut dirs = vec![std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures")];
-        let mut compared = 0;
+        let mut texts = vec![];
         while let Some(dir) = dirs.pop() {
             for entry in std::fs::read_dir(&dir).unwrap() {
                 let path = entry.unwrap().path();
                 if path.is_dir() {
                     dirs.push(path);
-                    continue;
+                } else if path.extension().is_some_and(|e| e == "yaml")
+                    && let Ok(text) = std::fs::read_to_string(&path)
+                {
+                    texts.push(text);
                 }
-                if path.extension().is_none_or(|e| e != "yaml") {
-                    continue;
-                }
-                let Ok(text) = std::fs::read_to_string(&path) else { continue };
-                let Ok(doc) = parse_yaml(&text) else { continue };
-                let Yaml::Map(_) = doc.root else { continue };
-                let value = doc.root.to_json();
-                for layout in [value.to_string(), serde_json::to_string_pretty(&value).unwrap(), event_lines(&value)] {
-                    same_as_yaml(&layout);
-                }
-                compared += 1;
             }
+        }
+        texts
+    }
+
+    #[test]
+    fn every_fixture_as_json_reads_as_its_yaml() {
+        let mut compared = 0;
+        for text in fixture_texts() {
+            let Ok(doc) = parse_yaml(&text) else { continue };
+            let Yaml::Map(_) = doc.root else { continue };
+            let value = doc.root.to_json();
+            for layout in [value.to_string(), serde_json::to_string_pretty(&value).unwrap(), event_lines(&value)] {
+                same_as_yaml(&layout);
+            }
+            compared += 1;
         }
         assert!(compared > 200, "{compared}");
     }
@@ -395,14 +402,15 @@ mod tests {
         same_as_yaml(&shallow);
     }
 
-    fn any_json() -> impl proptest::strategy::Strategy<Value = Json> {
+    /// Any JSON value, its texts full of what YAML gives a meaning outside quotes.
+    pub(in crate::transcript) fn any_json() -> impl proptest::strategy::Strategy<Value = Json> {
         use proptest::prelude::*;
         let leaf = prop_oneof![
             Just(Json::Null),
             any::<bool>().prop_map(Json::from),
             any::<i64>().prop_map(Json::from),
             (-1e6f64..1e6).prop_filter("not -0", |f| *f != 0.0).prop_map(Json::from),
-            "[a-z\\\\\"{}\\[\\],: \u{e9}\u{3042}\t\n]{0,8}".prop_map(Json::from),
+            "[a-z\\\\\"{}\\[\\],:#&*!|>'%@` \u{e9}\u{3042}\t\n-]{0,8}".prop_map(Json::from),
         ];
         leaf.prop_recursive(4, 48, 6, |inner| {
             prop_oneof![
