@@ -22,7 +22,7 @@ pub(super) fn parse(text: &str) -> Option<Doc> {
     // A character YAML does not allow (DEL, a C1 control) is the YAML reader's to refuse; a
     // carriage return is a line break to YAML on its own too, but only with a line feed here.
     let lone_return = text.match_indices('\r').any(|(i, _)| text.as_bytes().get(i + 1) != Some(&b'\n'));
-    if lone_return || !text.chars().all(|c| c == '\r' || super::lines::allowed(c)) || !keys_are_short(text) {
+    if lone_return || !text.chars().all(|c| c == '\r' || allowed(c)) || !keys_are_short(text) {
         return None;
     }
     let nodes = Cell::new(0);
@@ -31,6 +31,13 @@ pub(super) fn parse(text: &str) -> Option<Doc> {
     de.end().ok()?;
     let (top, lists) = positions(text)?;
     Some(Doc { root, top, lists })
+}
+
+/// The characters a fast reader takes: YAML's printable ones, with a line feed and a tab, and
+/// no carriage return or byte-order mark (those are the YAML reader's to place).
+pub(super) fn allowed(c: char) -> bool {
+    matches!(c, '\n' | '\t' | ' '..='~' | '\u{85}' | '\u{a0}'..='\u{d7ff}' | '\u{e000}'..='\u{fefe}' | '\u{ff00}'..='\u{fffd}')
+        || c >= '\u{10000}'
 }
 
 /// Longest key YAML takes in a flow mapping, counted from its opening quote to the `:`: the

@@ -12,11 +12,13 @@ use std::collections::HashMap;
 
 use serde::de::DeserializeSeed;
 
-use super::json::{MAX_KEY_BYTES, Node, item_starts, keys_are_short};
+use super::json::{MAX_KEY_BYTES, Node, allowed, item_starts, keys_are_short};
 use super::{Doc, MAX_NODES, Pos, Yaml};
 
 /// What starts a line that holds an item of the list above it.
 const ITEM: &str = "  - ";
+/// Most top-level keys this reader takes.
+const MAX_KEYS: usize = 64;
 
 /// The document, if the text is laid out one JSON value a line; `None` sends it to the YAML
 /// reader.
@@ -47,7 +49,9 @@ pub(super) fn parse(text: &str) -> Option<Doc> {
             close_list(&mut doc, &mut entries, items, starts)?;
         }
         let (key, rest) = key_of(line)?;
-        if entries.iter().any(|(k, _)| matches!(k, Yaml::Str(s) if s == key)) {
+        // A transcript has a handful of keys: many more are the YAML reader's to weigh (it
+        // finds a key given twice without comparing every pair).
+        if entries.len() >= MAX_KEYS || entries.iter().any(|(k, _)| matches!(k, Yaml::Str(s) if s == key)) {
             return None;
         }
         count(&nodes, 1)?;
@@ -116,13 +120,6 @@ fn value(text: &str, depth: usize, nodes: &Cell<usize>) -> Option<Yaml> {
 fn count(nodes: &Cell<usize>, n: usize) -> Option<()> {
     nodes.set(nodes.get() + n);
     (nodes.get() <= MAX_NODES).then_some(())
-}
-
-/// The characters a fast reader takes: YAML's printable ones, with a line feed and a tab, and
-/// no carriage return or byte-order mark (those are the YAML reader's to place).
-pub(super) fn allowed(c: char) -> bool {
-    matches!(c, '\n' | '\t' | ' '..='~' | '\u{85}' | '\u{a0}'..='\u{d7ff}' | '\u{e000}'..='\u{fefe}' | '\u{ff00}'..='\u{fffd}')
-        || c >= '\u{10000}'
 }
 
 #[cfg(test)]
@@ -260,6 +257,17 @@ mod tests {
         assert!(parse(&long_inner_key).is_none());
         assert!(parse_yaml(&long_inner_key).is_err(), "YAML refuses a key this long");
         same_as_yaml(&format!("{}: 1\n", "k".repeat(MAX_KEY_BYTES - 1)));
+    }
+
+    #[test]
+    fn many_keys_are_left_to_the_yaml_reader() {
+        let keys = |n: usize| (0..n).map(|i| format!("k{i}: {i}\n")).collect::<String>();
+        same_as_yaml(&keys(MAX_KEYS));
+        assert!(parse(&keys(MAX_KEYS + 1)).is_none());
+        // Declined at the 65th key, before comparing each of 100,000 with all the others.
+        let many = keys(100_000);
+        assert!(parse(&many).is_none());
+        assert!(parse_yaml(&many).is_ok());
     }
 
     #[test]
