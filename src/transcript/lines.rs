@@ -106,7 +106,8 @@ fn close_list(doc: &mut Doc, entries: &mut [(Yaml, Yaml)], items: Vec<Yaml>, sta
 
 /// One JSON value that fills the rest of its line, at `depth` below the root.
 fn value(text: &str, depth: usize, nodes: &Cell<usize>) -> Option<Yaml> {
-    // Space around the value is YAML's to place (a tab there is not JSON's whitespace to it).
+    // The value starts right after `: ` or `- ` and ends the line: whitespace around it (a
+    // tab, a second space) is YAML's to place, not serde_json's to skip.
     let starts_a_value = text.starts_with(|c: char| matches!(c, '"' | '[' | '{' | '-' | '0'..='9' | 't' | 'f' | 'n'));
     if !starts_a_value || text.ends_with([' ', '\t']) {
         return None;
