@@ -4,6 +4,7 @@
 set -uo pipefail
 target=${1:?target}; shift
 cd "$(dirname "$0")"
+root=$(cd .. && pwd)   # frames are named by their path under the checkout, wherever it is
 bin=target/x86_64-unknown-linux-gnu/release/$target
 [ -x "$bin" ] || { echo "no $bin: run cargo +nightly fuzz build -O" >&2; exit 1; }
 files=("$@"); [ ${#files[@]} -gt 0 ] || files=(artifacts/"$target"/*)
@@ -15,6 +16,6 @@ for f in "${files[@]}"; do
     grep -q "libFuzzer: timeout" <<<"$out" && kind=timeout
     grep -q "out-of-memory\|allocation-size-too-big" <<<"$out" && kind=oom
     msg=$(grep -A1 "panicked at" <<<"$out" | tr '\n' ' ' | cut -c1-200)
-    frames=$(grep -oE "(/work/main/src/[^ )]+|in shinpan::[^ ]+)" <<<"$out" | grep -E "^/work" | head -${TRIAGE_FRAMES:-4} | sed 's|/work/main/||' | tr '\n' ' ')
+    frames=$(grep -oE "$root/src/[^ )]+" <<<"$out" | head -"${TRIAGE_FRAMES:-4}" | sed "s|$root/||" | tr '\n' ' ')
     echo "$(basename "$f") | $(wc -c <"$f")B | $kind | $msg | $frames"
 done
