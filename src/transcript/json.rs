@@ -321,6 +321,20 @@ pub(super) mod tests {
         format!("{{\n{}\n}}\n", fields.join(",\n"))
     }
 
+    /// Texts a fast reader leaves to the YAML reader, which reads each as it reads it alone.
+    pub(in crate::transcript) fn left_to_the_yaml_reader(fast: fn(&str) -> Option<Doc>, texts: &[&str]) {
+        for text in texts {
+            assert!(fast(text).is_none(), "{text:?}");
+            super::super::fast_readers_agree(text).unwrap();
+        }
+    }
+
+    /// A text a fast reader leaves to the YAML reader, which refuses it.
+    pub(in crate::transcript) fn left_to_a_refusal(fast: fn(&str) -> Option<Doc>, text: &str) {
+        assert!(fast(text).is_none(), "{text:?}");
+        assert!(parse_yaml(text).is_err(), "the YAML reader took {text:?}");
+    }
+
     /// The text of every YAML file under `fixtures/`.
     pub(in crate::transcript) fn fixture_texts() -> Vec<String> {
         let mut dirs = vec![std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures")];
@@ -377,7 +391,7 @@ pub(super) mod tests {
     /// and sizes past the limits, trailing text, a top level that is not a mapping.
     #[test]
     fn the_rest_is_left_to_the_yaml_reader() {
-        for text in [
+        let declined = [
             "{rules: a-game}",
             r#"{"a": 1, "a": 2}"#,
             r#"{"a": 1} {"b": 2}"#,
@@ -393,13 +407,9 @@ pub(super) mod tests {
             "{\"\u{8f}\": \"\u{fffe}\"}",
             "{\"a\":\r1}",
             "{\"a\": 1,\r\"b\": 2}",
-        ] {
-            assert!(parse(text).is_none(), "{text}");
-            super::super::fast_readers_agree(text).unwrap();
-        }
-        let long_key = format!("{{\"{}\": 1}}", "k".repeat(1100));
-        assert!(parse(&long_key).is_none());
-        assert!(parse_yaml(&long_key).is_err(), "YAML refuses a key this long");
+        ];
+        left_to_the_yaml_reader(parse, &declined);
+        left_to_a_refusal(parse, &format!("{{\"{}\": 1}}", "k".repeat(1100)));
         let long_value = format!("{{\"k\": \"{}\"}}", "v".repeat(5 * MAX_KEY_BYTES));
         same_as_yaml(&long_value);
         same_as_yaml(&format!("{{\"{}\": 1}}", "k".repeat(MAX_KEY_BYTES - 4)));
