@@ -249,12 +249,16 @@ fn explain_says_where_a_rule_is_checked() {
     assert!(out.contains("  stands: "), "{out}");
     let declared = &lines_with("hangover", "rule must-follow ")[0];
     assert!(out.contains(&format!("  declared at {declared}: rule must-follow")), "{out}");
-    // The check's `require` is on the line before its `else must-follow` (the formatter broke
-    // the long line there).
+    // The check's `require` is the last one before its `else must-follow` (the formatter broke
+    // the long condition over several lines).
     let checks = lines_with("hangover", "else must-follow ");
     assert_eq!(checks.len(), 1);
     let (file, line) = checks[0].rsplit_once(':').unwrap();
-    let require_line = line.parse::<usize>().unwrap() - 1;
+    let else_line = line.parse::<usize>().unwrap();
+    let text = std::fs::read_to_string(file).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let require_line = (1..else_line).rev().find(|&n| lines[n - 1].trim_start().starts_with("require ")).unwrap();
+    assert!(require_line < else_line - 1, "the condition spans lines");
     assert!(out.contains(&format!("  checked at {file}:{require_line}: require ")), "{out}");
     // Without --rules, every built-in game that has the rule; one that does not stand says so.
     let (_, all, _) = shinpan(&["explain", "must-follow"]);

@@ -65,12 +65,17 @@ fn random_games_burn_the_fuel_they_always_did() {
             assert_eq!(report.verdict, Verdict::Legal, "{game} seed {seed}");
             let events = played.events.len();
             let (play, check) = (&played.outcome, &report);
-            // The fuel, then how many conditions were answered from memory: work saved, pinned
-            // so that a change which stops remembering them shows.
+            // The fuel, then how many conditions and helper calls were answered from memory:
+            // work saved, pinned so that a change which stops remembering them shows.
             writeln!(
                 table,
-                "{game} seed {seed}: {events} events, play {} check {}, remembered {} and {}",
-                play.fuel_spent, check.fuel_spent, play.conditions_remembered, check.conditions_remembered
+                "{game} seed {seed}: {events} events, play {} check {}, remembered {} and {}, calls {} and {}",
+                play.fuel_spent,
+                check.fuel_spent,
+                play.conditions_remembered,
+                check.conditions_remembered,
+                play.calls_remembered,
+                check.calls_remembered
             )
             .unwrap();
         }
@@ -153,4 +158,70 @@ fn a_remembered_condition_changes_with_what_it_reads() {
     let stale = check(&format!("{go}{go}{go}  - {{by: table, mark: 1}}\n{go}{go}{go}  - {{by: table, mark: 1}}\n"));
     assert_eq!(stale.verdict, Verdict::Illegal);
     assert!(stale.violations[0].message.contains("marked 1, not 2"), "{:?}", stale.violations);
+}
+
+/// A helper without arguments is remembered by what it reads, as a condition is: one that
+/// reads only parameters and constants is worked out once a game, one that reads a variable
+/// again after each change of it, and one that draws at random or reads `events_taken`
+/// follows that; a helper with arguments is never remembered.
+#[test]
+fn the_helpers_remembered_and_what_they_read() {
+    let rules = "game memo\nplayers 2..2\nrule r \"unused\"\naction go: int 0..1\nparam n: int = 3\n\
+        var a = 0\nvar b = [1, 2]\n\
+        fn constant() = [x * n for x in range(1, 5)]\n\
+        fn grown() = len(b) + a\n\
+        fn through() = grown() + 1\n\
+        fn drawn() = shuffle(b)\n\
+        fn counted() = events_taken\n\
+        fn with_args(x) = x + a\n\
+        scores zip_map(players, [a, 0])\nwinners []\nflow {\n  loop {\n    choose {\n      go(k) by players[0] {\n        a += k\n      }\n    }\n  }\n}\n";
+    let prog = shinpan::compile("memo.rules", rules).unwrap();
+    let named = |reads: &Option<shinpan::program::memo::Reads>| {
+        reads.as_ref().map(|r| {
+            let mut names: Vec<&str> = r.globals.iter().map(|g| prog.vars[*g as usize].name.as_str()).collect();
+            names.sort();
+            (names.join(" "), r.events_taken)
+        })
+    };
+    let helpers: Vec<_> = prog.remembered.helpers.iter().map(named).collect();
+    let expected = [
+        Some(("".into(), false)),
+        Some(("a b".into(), false)),
+        Some(("a b".into(), false)),
+        None,
+        Some(("".into(), true)),
+        None,
+    ];
+    assert_eq!(helpers, expected);
+}
+
+/// A remembered helper gives what evaluating it gives, and burns the same fuel: the record
+/// compares `total()` with a value the transcript gives, after each change of what it reads
+/// and between changes, and the fuel of the run is that of the same rules with an argument
+/// the helper ignores (never remembered).
+#[test]
+fn a_remembered_helper_follows_what_it_reads_and_burns_the_same_fuel() {
+    let rules = "game memo\nplayers 2..2\nrule r \"unused\"\naction go: int 0..3\naction mark: int 0..99\n\
+        var a = 0\nvar b = [5]\n\
+        fn total() = sum(b) + a * 10\n\
+        scores zip_map(players, [a, 0])\nwinners []\n\
+        always mark(m) by table { require m == total() else r \"marked {m}, not {total()}\" }\n\
+        flow {\n  loop {\n    choose {\n      go(k) by players[0] {\n        a += k\n        b = b + [k]\n      }\n    }\n  }\n}\n";
+    let ignored = rules.replace("fn total() =", "fn total_of(unused) =").replace("total()", "total_of(0)");
+    let run = |rules: &str, events: &str| {
+        let text = format!("players: [a, b]\nevents:\n{events}");
+        Checker::with_rules_text("memo.rules", rules, Path::new(".")).check_text("memo.yaml", text, Path::new("."))
+    };
+    let events = "  - {by: table, mark: 5}\n  - {by: table, mark: 5}\n  - {by: a, go: 2}\n  - {by: table, mark: 27}\n  - {by: table, mark: 27}\n  - {by: a, go: 1}\n  - {by: table, mark: 38}\n";
+    let remembered = run(rules, events);
+    assert_eq!(remembered.verdict, Verdict::Legal, "{:?}", remembered.violations);
+    assert!(remembered.calls_remembered >= 2, "{}", remembered.calls_remembered);
+    let plain = run(&ignored, events);
+    assert_eq!(plain.verdict, Verdict::Legal, "{:?}", plain.violations);
+    assert_eq!(plain.calls_remembered, 0);
+    assert_eq!(remembered.fuel_spent, plain.fuel_spent, "a remembered call burns what evaluating it burns");
+
+    let stale = run(rules, "  - {by: table, mark: 5}\n  - {by: a, go: 2}\n  - {by: table, mark: 5}\n");
+    assert_eq!(stale.verdict, Verdict::Illegal);
+    assert!(stale.violations[0].message.contains("marked 5, not 27"), "{:?}", stale.violations);
 }

@@ -1,8 +1,9 @@
 //! Which conditions may be remembered between evaluations: a `due` step's condition and an
 //! `always` branch's guard, asked before every event, give the same value for the same fuel
-//! as long as the variables they read are unchanged. This finds, once per program, what each
-//! of them reads, or that it cannot be remembered (it draws at random, or reads a local it
-//! did not bind itself).
+//! as long as the variables they read are unchanged; so does a call of a helper that takes no
+//! arguments (`fn deck() = ...`, `fn finished() = ...`). This finds, once per program, what
+//! each of them reads, or that it cannot be remembered (it draws at random, or reads a local
+//! it did not bind itself).
 
 use super::builtins::Builtin;
 use super::{E, Program, Slot, X};
@@ -23,6 +24,8 @@ pub struct Remembered {
     pub dues: Vec<Option<Reads>>,
     /// One per `always` branch, in order.
     pub guards: Vec<Option<Reads>>,
+    /// One per `fn`, in order: what a call of it reads, for a helper without arguments.
+    pub helpers: Vec<Option<Reads>>,
 }
 
 impl Remembered {
@@ -36,6 +39,7 @@ impl Remembered {
         Remembered {
             dues: prog.dues.iter().map(|d| reads(prog, &d.cond)).collect(),
             guards: prog.always.iter().map(guard).collect(),
+            helpers: prog.fns.iter().map(|f| if f.arity == 0 { helper_reads(prog, &f.body) } else { None }).collect(),
         }
     }
 }
@@ -46,6 +50,14 @@ pub fn reads(prog: &Program, x: &X) -> Option<Reads> {
     let mut seen_fns = vec![];
     let mut walker = Walk { prog, bound: vec![], in_helper: false, found: &mut found, seen_fns: &mut seen_fns };
     walker.walk(x).then_some(found)
+}
+
+/// What the body of a helper reads: every local of its body is bound, in a frame of its own.
+fn helper_reads(prog: &Program, body: &X) -> Option<Reads> {
+    let mut found = Reads { globals: vec![], events_taken: false };
+    let mut seen_fns = vec![];
+    let mut walker = Walk { prog, bound: vec![], in_helper: true, found: &mut found, seen_fns: &mut seen_fns };
+    walker.walk(body).then_some(found)
 }
 
 /// A walk through a condition and the helpers it calls.

@@ -148,6 +148,8 @@ pub struct Report {
     /// How many conditions the run answered from memory (a measure of work saved, not part
     /// of the verdict).
     pub conditions_remembered: u64,
+    /// How many calls of helpers without arguments it answered from memory (the same).
+    pub calls_remembered: u64,
 }
 
 impl Report {
@@ -190,6 +192,7 @@ impl Report {
             room: None,
             fuel_spent: 0,
             conditions_remembered: 0,
+            calls_remembered: 0,
         }
     }
 }
@@ -651,6 +654,7 @@ fn report(
         room: None,
         fuel_spent: outcome.fuel_spent,
         conditions_remembered: outcome.conditions_remembered,
+        calls_remembered: outcome.calls_remembered,
     }
 }
 

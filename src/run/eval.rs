@@ -122,6 +122,19 @@ impl Machine<'_> {
 
     #[inline(never)]
     fn index_of(&mut self, a: &X, i: &X, frame: &mut Vec<Value>, x: &X) -> Run<Value> {
+        // A local or variable that is a map is read where it is (`hand[p]`), without a copy of
+        // the map. It is read after the key instead of before: evaluating the key changes no
+        // variable and no local in scope, and reading a map there can neither fail nor burn.
+        if self.nesting < MAX_NESTING && matches!(self.leaf(a, frame), Some(Value::Map(_))) {
+            let key = self.operand(i, frame)?;
+            if let Some(Value::Map(m)) = self.leaf(a, frame) {
+                let per_key = key.weight(usize::try_from(self.fuel).unwrap_or(usize::MAX));
+                let work = m.len().saturating_mul(per_key);
+                let found = m.iter().find(|(k, _)| k.same(&key)).map_or(Value::Null, |(_, v)| v.clone());
+                self.burn_n(work, &x.span)?;
+                return Ok(found);
+            }
+        }
         let base = self.operand(a, frame)?;
         let key = self.operand(i, frame)?;
         self.index(&base, &key, x)
@@ -129,8 +142,42 @@ impl Machine<'_> {
 
     #[inline(never)]
     fn field_of_expr(&mut self, a: &X, f: &Value, sym: u16, frame: &mut Vec<Value>, x: &X) -> Run<Value> {
+        // A card's attribute or a record's field read where the card or record is.
+        if self.nesting < MAX_NESTING {
+            match self.leaf(a, frame) {
+                Some(Value::Card(c)) => {
+                    if let Some(v) = self.card_attribute(*c, sym) {
+                        return Ok(v);
+                    }
+                }
+                Some(Value::Map(m)) if matches!(f, Value::Str(_)) => {
+                    let (work, found) = (m.len(), m.iter().find(|(k, _)| k.same(f)).map(|(_, v)| v.clone()));
+                    self.burn_n(work, &x.span)?;
+                    return Ok(found.unwrap_or(Value::Null));
+                }
+                _ => {}
+            }
+        }
         let base = self.operand(a, frame)?;
         self.field(&base, f, sym, x)
+    }
+
+    /// A local or a variable, where it is, for a read that needs no copy of it.
+    #[inline(always)]
+    fn leaf<'a>(&'a self, x: &X, frame: &'a [Value]) -> Option<&'a Value> {
+        match &x.e {
+            E::Local(s) => frame.get(*s as usize),
+            E::Global(g) => self.globals.get(*g as usize),
+            _ => None,
+        }
+    }
+
+    /// A card's attribute by its field symbol, when the card's kind has it.
+    #[inline(always)]
+    fn card_attribute(&self, card: u32, sym: u16) -> Option<Value> {
+        let card = self.prog.cards.get(card as usize)?;
+        let slot = (*self.prog.kinds.get(card.kind as usize)?.slots.get(sym as usize)?)?;
+        card.attrs.get(slot as usize).cloned()
     }
 
     /// Every card of a kind, as a list built once per game.
@@ -472,6 +519,9 @@ impl Machine<'_> {
             return Err(self.spec_error(&x.span, format!("helpers call each other more than {MAX_CALL_DEPTH} deep")));
         }
         self.burn(&x.span)?;
+        if args.is_empty() {
+            return self.call_remembered(f, func);
+        }
         self.with_args(func.locals, args, frame, |m, inner| m.eval(&func.body, inner))
     }
 

@@ -185,9 +185,13 @@ pub struct Machine<'p> {
     /// while the variables it reads keep their counts.
     versions: Vec<u32>,
     /// The last value of each `due` condition, then of each `always` guard, with what it read.
-    memos: Vec<Option<memo::Memo>>,
+    memos: Vec<Option<memo::Memo<bool>>>,
     /// How many conditions were answered from memory.
     remembered: u64,
+    /// The last value of each helper without arguments that may be remembered, by `fn` index.
+    helper_memos: Vec<Option<memo::Memo<Value>>>,
+    /// How many helper calls were answered from memory.
+    calls_remembered: u64,
     /// In a random playout: the event just drawn passed the checks of the branch it will be
     /// judged against, with the names they bound.
     passed: Option<Passed<'p>>,
@@ -245,6 +249,8 @@ pub struct Outcome {
     /// How many `due` conditions and `always` guards were answered from memory instead of
     /// being evaluated again.
     pub conditions_remembered: u64,
+    /// How many calls of helpers without arguments were answered from memory.
+    pub calls_remembered: u64,
 }
 
 impl<'p> Machine<'p> {
@@ -288,6 +294,8 @@ impl<'p> Machine<'p> {
             memos: vec![None; prog.dues.len() + prog.always.len()],
             passed: None,
             remembered: 0,
+            helper_memos: vec![None; prog.fns.len()],
+            calls_remembered: 0,
         }
     }
 
@@ -339,6 +347,7 @@ impl<'p> Machine<'p> {
             ended_at,
             fuel_spent,
             conditions_remembered: self.remembered,
+            calls_remembered: self.calls_remembered,
         })
     }
 
