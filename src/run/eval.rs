@@ -1043,7 +1043,7 @@ fn combinations(items: &[Value], k: usize) -> Vec<Vec<Value>> {
 
 /// Every order of the items (items at different places counted apart, as the rules list
 /// them): index orders in lexicographic order, each built once.
-fn permutations(items: &[Value]) -> Vec<Vec<Value>> {
+pub(super) fn permutations(items: &[Value]) -> Vec<Vec<Value>> {
     let mut order: Vec<usize> = (0..items.len()).collect();
     let mut out = Vec::with_capacity((1..=items.len()).product());
     loop {

@@ -557,28 +557,28 @@ impl<'p> Machine<'p> {
         arg: &Value,
         frame: &mut Vec<Value>,
     ) -> Run<Failed> {
-        self.checks_of(b, actor, arg, frame, true)
+        self.checks_of(b, (actor, arg), frame, true, 0)
     }
 
-    /// The first failing check; its message is only written when `explain` is set
-    /// (listing legal actions needs just pass or fail).
+    /// The first failing check from check `from` on; its message is only written when
+    /// `explain` is set (listing legal actions needs just pass or fail).
     pub(super) fn checks_of(
         &mut self,
         b: &'p Branch,
-        actor: &Value,
-        arg: &Value,
+        (actor, arg): (&Value, &Value),
         frame: &mut Vec<Value>,
         explain: bool,
+        from: usize,
     ) -> Run<Failed> {
         bind(frame, b.arg, arg.clone());
         if let Some(slot) = b.actor {
             bind(frame, slot, actor.clone());
         }
         self.explain = explain;
-        self.checks(&b.checks, frame)
+        self.checks(b.checks.get(from..).unwrap_or_default(), frame)
     }
 
-    fn checks(&mut self, block: &'p Block, frame: &mut Vec<Value>) -> Run<Failed> {
+    fn checks(&mut self, block: &'p [S], frame: &mut Vec<Value>) -> Run<Failed> {
         for s in block {
             self.burn(&s.span)?;
             let failed = match &s.s {

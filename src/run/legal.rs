@@ -36,6 +36,38 @@ impl std::ops::Deref for Actors {
 /// An action to try: its branch, actor, argument, and whether the branch is an `always` one.
 type Try<'p> = (&'p Branch, Value, Value, bool);
 
+/// The actions one actor could try through one branch: the branch, the actor, their
+/// arguments, and whether the branch is an `always` one.
+type Group<'p> = (&'p Branch, Value, Arguments, bool);
+
+/// The arguments an actor may try an action with: a list (shared with the rules' value, not
+/// copied), or every order of some items (`choices permutations(xs)`), each made only when a
+/// random playout draws it, in the order `permutations` lists them.
+enum Arguments {
+    Listed(Rc<Vec<Value>>),
+    /// The items of the collection the branch's first check requires the argument to be in
+    /// (`require c in hand[p]`): each passes that check.
+    Members(Rc<Vec<Value>>),
+    Orders(Rc<Vec<Value>>),
+}
+
+impl Arguments {
+    fn len(&self) -> usize {
+        match self {
+            Arguments::Listed(items) | Arguments::Members(items) => items.len(),
+            Arguments::Orders(items) => (1..=items.len()).product(),
+        }
+    }
+
+    /// The `k`-th argument (`k < len()`).
+    fn get(&self, k: usize) -> Option<Value> {
+        match self {
+            Arguments::Listed(items) | Arguments::Members(items) => items.get(k).cloned(),
+            Arguments::Orders(items) => Some(Value::list(nth_order(items, k))),
+        }
+    }
+}
+
 /// Arguments enumerated for one action at most; larger domains need `choices`.
 const MAX_DOMAIN: usize = 4096;
 /// Legal actions named in a diagnostic's help before it is shortened.
@@ -113,12 +145,16 @@ impl<'p> Machine<'p> {
     /// Every legal action here.
     pub fn legal(&mut self, c: Option<&'p Choose>, frame: &mut Vec<Value>) -> Run<Vec<Candidate>> {
         let mut out = vec![];
-        for tried in self.candidates(c, frame)? {
-            if let Some(own) = self.passes(&tried, frame)? {
-                self.give_frame(own);
-                let (b, actor, arg, _) = tried;
-                let sampled = b.choices.as_ref().is_some_and(|x| draws_at_random(self.prog, x, &mut vec![]));
-                out.push(Candidate { actor, action: b.action, arg, sampled });
+        for (b, actor, arguments, ambient) in self.candidates(c, frame, false)? {
+            for k in 0..arguments.len() {
+                let Some(arg) = arguments.get(k) else { continue };
+                let tried = (b, actor.clone(), arg, ambient);
+                if let Some(own) = self.passes(&tried, frame, 0)? {
+                    self.give_frame(own);
+                    let (_, actor, arg, _) = tried;
+                    let sampled = b.choices.as_ref().is_some_and(|x| draws_at_random(self.prog, x, &mut vec![]));
+                    out.push(Candidate { actor, action: b.action, arg, sampled });
+                }
             }
         }
         Ok(out)
@@ -127,19 +163,27 @@ impl<'p> Machine<'p> {
     /// Whether an action passes the checks of the branch that judges it, tried as it would be
     /// judged: in the waiting point's frame, or an `always` record in a frame of its own. When
     /// it passes: that frame of its own (empty for the waiting point's branches).
-    fn passes(&mut self, (b, actor, arg, ambient): &Try<'p>, frame: &mut Vec<Value>) -> Run<Option<Vec<Value>>> {
+    /// From check `from` on: a random playout passes over the first check of an argument it
+    /// drew from that check's own collection, which it passes by construction.
+    fn passes(
+        &mut self,
+        (b, actor, arg, ambient): &Try<'p>,
+        frame: &mut Vec<Value>,
+        from: usize,
+    ) -> Run<Option<Vec<Value>>> {
         let mut own = if *ambient { self.take_frame(self.prog.always_locals) } else { vec![] };
         let f: &mut Vec<Value> = if *ambient { &mut own } else { frame };
-        if self.checks_of(b, actor, arg, f, false)?.is_none() {
+        if self.checks_of(b, (actor, arg), f, false, from)?.is_none() {
             return Ok(Some(own));
         }
         self.give_frame(own);
         Ok(None)
     }
 
-    /// Every action that could be tried here, before its checks: the branch that would judge
-    /// it, actor, argument.
-    fn candidates(&mut self, c: Option<&'p Choose>, frame: &mut Vec<Value>) -> Run<Vec<Try<'p>>> {
+    /// Every action that could be tried here, before its checks, by branch and actor. With
+    /// `drawn`, for a random playout, every order of `choices permutations(xs)` is left to be
+    /// made when drawn (listing what is legal makes them all, as the rules' value).
+    fn candidates(&mut self, c: Option<&'p Choose>, frame: &mut Vec<Value>, drawn: bool) -> Run<Vec<Group<'p>>> {
         let mut out = vec![];
         let mut scratch = self.take_frame(self.prog.always_locals);
         let open = self.open_branches(c, frame)?;
@@ -151,21 +195,23 @@ impl<'p> Machine<'p> {
                 if open[..i].iter().any(|(o, others, _)| o.action == b.action && others.includes(actor)) {
                     continue;
                 }
-                for arg in self.arguments(b, actor, f)? {
-                    out.push((*b, actor.clone(), arg, *ambient));
-                }
+                let arguments = self.arguments(b, actor, f, drawn)?;
+                out.push((*b, actor.clone(), arguments, *ambient));
             }
         }
         self.give_frame(scratch);
         Ok(out)
     }
 
-    fn arguments(&mut self, b: &Branch, actor: &Value, frame: &mut Vec<Value>) -> Run<Vec<Value>> {
+    fn arguments(&mut self, b: &Branch, actor: &Value, frame: &mut Vec<Value>, drawn: bool) -> Run<Arguments> {
         if let Some(choices) = &b.choices {
             if let Some(slot) = b.actor {
                 bind(frame, slot, actor.clone());
             }
-            return Ok(self.list(choices, frame)?.as_ref().clone());
+            if drawn && let Some(items) = self.orders_to_draw(choices, frame)? {
+                return Ok(Arguments::Orders(items));
+            }
+            return Ok(Arguments::Listed(self.list(choices, frame)?));
         }
         let prog = self.prog;
         let shape = &prog.actions[b.action as usize].shape;
@@ -175,10 +221,23 @@ impl<'p> Machine<'p> {
             }
             let items = self.list(coll, frame)?;
             if items.iter().all(|v| self.fits(shape, v)) {
-                return Ok(distinct_in_order(&items));
+                return Ok(Arguments::Members(Rc::new(distinct_in_order(&items))));
             }
         }
-        Ok(self.domain(shape)?.unwrap_or_default())
+        Ok(Arguments::Listed(Rc::new(self.domain(shape)?.unwrap_or_default())))
+    }
+
+    /// For `choices permutations(xs)`: the items whose every order is an argument, evaluated
+    /// one level down as the call would evaluate them. `None` for other choices, and for more
+    /// items than `permutations` takes, which the call itself then reports.
+    fn orders_to_draw(&mut self, choices: &X, frame: &mut Vec<Value>) -> Run<Option<Rc<Vec<Value>>>> {
+        let E::Builtin(crate::program::builtins::Builtin::Permutations, args) = &choices.e else { return Ok(None) };
+        let [items] = args.as_slice() else { return Ok(None) };
+        self.enter(&choices.span)?;
+        let items = self.list(items, frame);
+        self.nesting -= 1;
+        let items = items?;
+        Ok((items.len() <= MAX_ORDERED).then_some(items))
     }
 
     /// Whether a value is of a shape (kind only; bounds are left to the checks).
@@ -297,19 +356,21 @@ impl<'p> Machine<'p> {
         }
         // The first legal one of the candidates in a random order is uniform among the legal
         // ones, without checking them all. Leaving an optional point is one more candidate.
-        let mut pool = self.candidates(c, frame)?;
-        let mut order: Vec<usize> = (0..pool.len() + usize::from(optional)).collect();
+        // Only the candidate tried is made: an index of the whole list, in the same order and
+        // with the same draws as when every candidate was listed, so a seed plays the same game.
+        let groups = self.candidates(c, frame, true)?;
+        let count: usize = groups.iter().map(|(_, _, arguments, _)| arguments.len()).sum();
+        let mut order: Vec<usize> = (0..count + usize::from(optional)).collect();
         self.rng.shuffle(&mut order);
         let mut chosen = None;
         for i in order {
-            let Some(tried) = pool.get(i) else { return Ok(Pick::Otherwise) };
-            if let Some(own) = self.passes(tried, frame)? {
-                chosen = Some((i, own));
+            let Some((tried, from)) = nth_candidate(&groups, i) else { return Ok(Pick::Otherwise) };
+            if let Some(own) = self.passes(&tried, frame, from)? {
+                chosen = Some((tried, own));
                 break;
             }
         }
-        let Some((i, own)) = chosen else { return Ok(Pick::Stop) };
-        let (b, actor, arg, ambient) = pool.swap_remove(i);
+        let Some(((b, actor, arg, ambient), own)) = chosen else { return Ok(Pick::Stop) };
         // It passed the checks of the branch that judges it: judging it again would only
         // repeat them, so `dispatch` plays it as it stands.
         self.passed = Some(Passed { branch: b, ambient, frame: own });
@@ -319,6 +380,38 @@ impl<'p> Machine<'p> {
         }
         Ok(Pick::Event(event))
     }
+}
+
+/// Most items whose every order `permutations` lists (8! = 40,320 orders).
+const MAX_ORDERED: usize = 8;
+
+/// Candidate `i` of the groups, counted through each group's arguments in turn, and the
+/// first of its branch's checks it still has to pass.
+fn nth_candidate<'p>(groups: &[Group<'p>], mut i: usize) -> Option<(Try<'p>, usize)> {
+    for (b, actor, arguments, ambient) in groups {
+        let len = arguments.len();
+        if i < len {
+            let from = usize::from(matches!(arguments, Arguments::Members(_)));
+            return Some(((*b, actor.clone(), arguments.get(i)?, *ambient), from));
+        }
+        i -= len;
+    }
+    None
+}
+
+/// Order `k` of the items, counting as `permutations` lists them (their positions in
+/// lexicographic order): each position's item is picked by the digits of `k` in the
+/// factorial number system.
+fn nth_order(items: &[Value], mut k: usize) -> Vec<Value> {
+    let mut left: Vec<usize> = (0..items.len()).collect();
+    let mut out = Vec::with_capacity(items.len());
+    for remaining in (0..items.len()).rev() {
+        let block: usize = (1..=remaining).product();
+        let pick = (k / block).min(left.len() - 1);
+        k %= block;
+        out.push(items[left.remove(pick)].clone());
+    }
+    out
 }
 
 /// The items without repeats, in their order. A hand is short: comparing each item with the
@@ -366,6 +459,20 @@ fn draws_at_random(prog: &Program, x: &X, seen: &mut Vec<u16>) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Each order drawn is the order `permutations` lists at that place, for every size it takes.
+    #[test]
+    fn the_nth_order_is_the_nth_permutation() {
+        for n in 0..=6 {
+            let items: Vec<Value> = (0..n).map(|i| Value::Int(i * 10)).collect();
+            let listed = super::super::eval::permutations(&items);
+            let orders = Arguments::Orders(Rc::new(items.clone()));
+            assert_eq!(orders.len(), listed.len(), "{n} items");
+            for (k, order) in listed.into_iter().enumerate() {
+                assert_eq!(orders.get(k), Some(Value::list(order)), "order {k} of {n} items");
+            }
+        }
+    }
 
     #[test]
     fn repeats_are_dropped_in_order_short_or_long() {
