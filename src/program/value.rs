@@ -9,6 +9,7 @@ pub type Text = Rc<String>;
 
 /// A value. Lists and maps share their storage; cloning is cheap.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(u64)]
 pub enum Value {
     Null,
     Bool(bool),
