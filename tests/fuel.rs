@@ -160,10 +160,11 @@ fn a_remembered_condition_changes_with_what_it_reads() {
     assert!(stale.violations[0].message.contains("marked 1, not 2"), "{:?}", stale.violations);
 }
 
-/// A helper without arguments is remembered by what it reads, as a condition is: one that
-/// reads only parameters and constants is worked out once a game, one that reads a variable
-/// again after each change of it, and one that draws at random or reads `events_taken`
-/// follows that; a helper with arguments is never remembered.
+/// A helper's last call is remembered by what it reads, as a condition is: one that reads
+/// only parameters and constants is worked out once a game, one that reads a variable again
+/// after each change of it, and one that draws at random or reads `events_taken` follows
+/// that. A helper with arguments is remembered only when its body loops: comparing the
+/// arguments costs what a short body does.
 #[test]
 fn the_helpers_remembered_and_what_they_read() {
     let rules = "game memo\nplayers 2..2\nrule r \"unused\"\naction go: int 0..1\nparam n: int = 3\n\
@@ -174,6 +175,7 @@ fn the_helpers_remembered_and_what_they_read() {
         fn drawn() = shuffle(b)\n\
         fn counted() = events_taken\n\
         fn with_args(x) = x + a\n\
+        fn looping(x) = [y for y in b where y > x + a]\n\
         scores zip_map(players, [a, 0])\nwinners []\nflow {\n  loop {\n    choose {\n      go(k) by players[0] {\n        a += k\n      }\n    }\n  }\n}\n";
     let prog = shinpan::compile("memo.rules", rules).unwrap();
     let named = |reads: &Option<shinpan::program::memo::Reads>| {
@@ -191,6 +193,7 @@ fn the_helpers_remembered_and_what_they_read() {
         None,
         Some(("".into(), true)),
         None,
+        Some(("a b".into(), false)),
     ];
     assert_eq!(helpers, expected);
 }
@@ -223,5 +226,17 @@ fn a_remembered_helper_follows_what_it_reads_and_burns_the_same_fuel() {
 
     let stale = run(rules, "  - {by: table, mark: 5}\n  - {by: a, go: 2}\n  - {by: table, mark: 5}\n");
     assert_eq!(stale.verdict, Verdict::Illegal);
+    assert!(stale.violations[0].message.contains("marked 5, not 27"), "{:?}", stale.violations);
+
+    // With an argument: remembered while the argument is the one of the last call, worked out
+    // again for another (the record's two checks ask for 0 and 1 in turn, then 1 twice).
+    let with_argument = rules
+        .replace("fn total() = sum(b) + a * 10", "fn total(k) = sum([x + k for x in b]) + a * 10")
+        .replace("require m == total() else r \"marked {m}, not {total()}\"", "require m == total(0) and m + len(b) == total(1) and m + len(b) == total(1) else r \"marked {m}, not {total(0)}\"");
+    assert_ne!(with_argument, rules);
+    let argued = run(&with_argument, events);
+    assert_eq!(argued.verdict, Verdict::Legal, "{:?}", argued.violations);
+    assert!(argued.calls_remembered >= 3, "{}", argued.calls_remembered);
+    let stale = run(&with_argument, "  - {by: table, mark: 5}\n  - {by: a, go: 2}\n  - {by: table, mark: 5}\n");
     assert!(stale.violations[0].message.contains("marked 5, not 27"), "{:?}", stale.violations);
 }

@@ -1,7 +1,7 @@
 //! Which conditions may be remembered between evaluations: a `due` step's condition and an
 //! `always` branch's guard, asked before every event, give the same value for the same fuel
-//! as long as the variables they read are unchanged; so does a call of a helper that takes no
-//! arguments (`fn deck() = ...`, `fn finished() = ...`). This finds, once per program, what
+//! as long as the variables they read are unchanged; so does a call of a helper given the same
+//! arguments as its last call (`fn deck() = ...`, `matching(hand[o], c)`). This finds, once per program, what
 //! each of them reads, or that it cannot be remembered (it draws at random, or reads a local
 //! it did not bind itself).
 
@@ -24,7 +24,7 @@ pub struct Remembered {
     pub dues: Vec<Option<Reads>>,
     /// One per `always` branch, in order.
     pub guards: Vec<Option<Reads>>,
-    /// One per `fn`, in order: what a call of it reads, for a helper without arguments.
+    /// One per `fn`, in order: what a call of it reads besides its arguments.
     pub helpers: Vec<Option<Reads>>,
 }
 
@@ -39,7 +39,11 @@ impl Remembered {
         Remembered {
             dues: prog.dues.iter().map(|d| reads(prog, &d.cond)).collect(),
             guards: prog.always.iter().map(guard).collect(),
-            helpers: prog.fns.iter().map(|f| if f.arity == 0 { helper_reads(prog, &f.body) } else { None }).collect(),
+            helpers: prog
+                .fns
+                .iter()
+                .map(|f| worth_remembering(f).then(|| helper_reads(prog, &f.body)).flatten())
+                .collect(),
         }
     }
 }
@@ -50,6 +54,17 @@ pub fn reads(prog: &Program, x: &X) -> Option<Reads> {
     let mut seen_fns = vec![];
     let mut walker = Walk { prog, bound: vec![], in_helper: false, found: &mut found, seen_fns: &mut seen_fns };
     walker.walk(x).then_some(found)
+}
+
+/// Whether remembering a helper's last call can pay: always without arguments, where the
+/// lookup compares nothing; with arguments, only for a body that loops (a comprehension or a
+/// quantifier), since comparing and keeping the arguments of every call costs about what a
+/// short body like `c.rank * 2 + 1` does.
+fn worth_remembering(f: &super::Func) -> bool {
+    fn loops(x: &X) -> bool {
+        matches!(x.e, E::Comprehension { .. } | E::Quantifier { .. }) || x.children().into_iter().any(loops)
+    }
+    f.arity == 0 || loops(&f.body)
 }
 
 /// What the body of a helper reads: every local of its body is bound, in a frame of its own.

@@ -148,7 +148,7 @@ pub struct Report {
     /// How many conditions the run answered from memory (a measure of work saved, not part
     /// of the verdict).
     pub conditions_remembered: u64,
-    /// How many calls of helpers without arguments it answered from memory (the same).
+    /// How many helper calls it answered from memory (the same).
     pub calls_remembered: u64,
 }
 

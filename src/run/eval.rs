@@ -24,7 +24,7 @@ impl Machine<'_> {
     /// leaf one level down would reach, and a variable read before it is set are left to
     /// `eval` to report, in its words.
     #[inline(always)]
-    fn operand(&mut self, x: &X, frame: &mut Vec<Value>) -> Run<Value> {
+    pub(super) fn operand(&mut self, x: &X, frame: &mut Vec<Value>) -> Run<Value> {
         if self.nesting < MAX_NESTING {
             match &x.e {
                 E::Local(s) => return Ok(frame.get(*s as usize).cloned().unwrap_or(Value::Null)),
@@ -519,10 +519,7 @@ impl Machine<'_> {
             return Err(self.spec_error(&x.span, format!("helpers call each other more than {MAX_CALL_DEPTH} deep")));
         }
         self.burn(&x.span)?;
-        if args.is_empty() {
-            return self.call_remembered(f, func);
-        }
-        self.with_args(func.locals, args, frame, |m, inner| m.eval(&func.body, inner))
+        self.call_remembered(f, func, args, frame)
     }
 
     /// Evaluates `args` into a fresh frame of `locals` slots, runs `body` one call deeper in

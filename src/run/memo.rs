@@ -1,5 +1,5 @@
 //! Values remembered between evaluations: a `due` condition, an `always` guard or a call of a
-//! helper without arguments whose variables (and `events_taken`, where it reads it) are as
+//! helper (with the same arguments as the last call) whose variables (and `events_taken`, where it reads it) are as
 //! they were last time has the value it had, and costs the fuel it cost; that fuel is burnt
 //! again without evaluating.
 
@@ -11,6 +11,8 @@ use crate::program::{Func, X};
 /// A value as it was last worked out, with what it read and what working it out took.
 #[derive(Clone)]
 pub(super) struct Memo<T> {
+    /// The arguments of a helper call it is the value of (none for a condition).
+    args: Vec<Value>,
     /// The assignment count of each variable it reads, in the order of its `Reads`.
     counts: Vec<u32>,
     /// `events_taken` then, for a value that reads it (0 for one that does not, which holds
@@ -32,64 +34,108 @@ impl Machine<'_> {
         let reads = if at < dues { prog.remembered.dues.get(at) } else { prog.remembered.guards.get(at - dues) };
         let Some(Some(reads)) = reads else { return self.truth(x, frame) };
         let mut memo = self.memos.get_mut(at).and_then(Option::take);
-        let value = self.recall_or(reads, &mut memo, |m| m.truth(x, frame));
+        let value = match self.recalled(reads, &[], &memo) {
+            Some(value) => {
+                self.remembered += 1;
+                Ok(value)
+            }
+            None => {
+                let before = self.marks();
+                let value = self.truth(x, frame);
+                if let Ok(v) = &value {
+                    self.remember(reads, &[], &mut memo, *v, before);
+                }
+                value
+            }
+        };
         if let Some(slot) = self.memos.get_mut(at) {
             *slot = memo;
         }
-        if value.as_ref().is_ok_and(|(_, recalled)| *recalled) {
-            self.remembered += 1;
-        }
-        value.map(|(v, _)| v)
+        value
     }
 
-    /// A call of helper `f` without arguments, remembered when the helper may be: its body
-    /// run in a frame of its own.
-    pub(super) fn call_remembered(&mut self, f: u16, func: &Func) -> Run<Value> {
+    /// A call of helper `f` with these arguments, remembered when the helper may be: the
+    /// arguments are evaluated as for any call, and the body is run in a frame of its own
+    /// only when they, or what the body reads, differ from the last call's.
+    pub(super) fn call_remembered(&mut self, f: u16, func: &Func, args: &[X], frame: &mut Vec<Value>) -> Run<Value> {
         let prog = self.prog;
-        let Some(Some(reads)) = prog.remembered.helpers.get(f as usize) else { return self.call_body(func) };
+        let Some(Some(reads)) = prog.remembered.helpers.get(f as usize) else {
+            return self.with_args(func.locals, args, frame, |m, inner| m.eval(&func.body, inner));
+        };
+        let mut inner = self.take_frame(func.locals.max(args.len()));
+        for (i, a) in args.iter().enumerate() {
+            let v = self.operand(a, frame)?;
+            if let Some(slot) = inner.get_mut(i) {
+                *slot = v;
+            }
+        }
+        let given = args.len().min(inner.len());
         let mut memo = self.helper_memos.get_mut(f as usize).and_then(Option::take);
-        let value = self.recall_or(reads, &mut memo, |m| m.call_body(func));
+        let value = match self.recalled(reads, &inner[..given], &memo) {
+            Some(value) => {
+                self.calls_remembered += 1;
+                Ok(value)
+            }
+            None => {
+                let before = self.marks();
+                self.depth += 1;
+                let value = self.eval(&func.body, &mut inner);
+                self.depth -= 1;
+                if let Ok(v) = &value {
+                    self.remember(reads, &inner[..given], &mut memo, v.clone(), before);
+                }
+                value
+            }
+        };
         if let Some(slot) = self.helper_memos.get_mut(f as usize) {
             *slot = memo;
         }
-        if value.as_ref().is_ok_and(|(_, recalled)| *recalled) {
-            self.calls_remembered += 1;
-        }
-        value.map(|(v, _)| v)
+        self.give_frame(inner);
+        value
     }
 
-    fn call_body(&mut self, func: &Func) -> Run<Value> {
-        self.with_args(func.locals, &[], &mut vec![], |m, inner| m.eval(&func.body, inner))
+    /// The fuel left, the nesting and the call depth, before a value is worked out.
+    fn marks(&self) -> (u64, u32, u32) {
+        (self.fuel, self.nesting, self.depth)
     }
 
-    /// The remembered value when what it read is unchanged (its fuel burnt again), else the
-    /// value `work` gives, remembered in `memo`; and whether it was remembered.
-    fn recall_or<T: Clone>(
-        &mut self,
-        reads: &Reads,
-        memo: &mut Option<Memo<T>>,
-        work: impl FnOnce(&mut Self) -> Run<T>,
-    ) -> Run<(T, bool)> {
+    /// The remembered value, its fuel burnt again, when it was worked out for these arguments
+    /// and what it read is unchanged since.
+    fn recalled<T: Clone>(&mut self, reads: &Reads, args: &[Value], memo: &Option<Memo<T>>) -> Option<T> {
+        let memo = memo.as_ref()?;
         let taken_now = if reads.events_taken { self.taken } else { 0 };
-        if let Some(memo) = memo
-            && memo.taken == taken_now
+        let unchanged = memo.taken == taken_now
             && self.nesting <= memo.nesting
             && self.depth <= memo.depth
             && self.fuel >= memo.fuel
             && reads.globals.iter().zip(&memo.counts).all(|(g, n)| self.versions.get(*g as usize) == Some(n))
-        {
-            self.fuel -= memo.fuel;
-            return Ok((memo.value.clone(), true));
+            && memo.args.len() == args.len()
+            && memo.args.iter().zip(args).all(|(a, b)| a.same(b));
+        if !unchanged {
+            return None;
         }
-        let (fuel, nesting, depth) = (self.fuel, self.nesting, self.depth);
-        let value = work(self)?;
-        // The counts are written over the last ones' storage: a value that reads
-        // `events_taken` is worked out again at every event.
-        let mut counts = memo.take().map(|m| m.counts).unwrap_or_default();
+        self.fuel -= memo.fuel;
+        Some(memo.value.clone())
+    }
+
+    /// Keeps `value` in `memo`, with what it read now and what working it out took since
+    /// `before` (the last memo's storage is written over).
+    fn remember<T>(
+        &self,
+        reads: &Reads,
+        args: &[Value],
+        memo: &mut Option<Memo<T>>,
+        value: T,
+        before: (u64, u32, u32),
+    ) {
+        let (fuel, nesting, depth) = before;
+        let (mut kept_args, mut counts) = memo.take().map(|m| (m.args, m.counts)).unwrap_or_default();
+        kept_args.clear();
+        kept_args.extend_from_slice(args);
         counts.clear();
         counts.extend(reads.globals.iter().map(|g| self.versions.get(*g as usize).copied().unwrap_or(0)));
+        let taken = if reads.events_taken { self.taken } else { 0 };
         let fuel = fuel - self.fuel;
-        *memo = Some(Memo { counts, taken: taken_now, value: value.clone(), fuel, nesting, depth });
-        Ok((value, false))
+        *memo = Some(Memo { args: kept_args, counts, taken, value, fuel, nesting, depth });
     }
 }

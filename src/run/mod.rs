@@ -188,7 +188,7 @@ pub struct Machine<'p> {
     memos: Vec<Option<memo::Memo<bool>>>,
     /// How many conditions were answered from memory.
     remembered: u64,
-    /// The last value of each helper without arguments that may be remembered, by `fn` index.
+    /// The last call of each helper that may be remembered, by `fn` index.
     helper_memos: Vec<Option<memo::Memo<Value>>>,
     /// How many helper calls were answered from memory.
     calls_remembered: u64,
@@ -249,7 +249,7 @@ pub struct Outcome {
     /// How many `due` conditions and `always` guards were answered from memory instead of
     /// being evaluated again.
     pub conditions_remembered: u64,
-    /// How many calls of helpers without arguments were answered from memory.
+    /// How many helper calls were answered from memory.
     pub calls_remembered: u64,
 }
 
