@@ -24,16 +24,21 @@ fn main() {
         _ => return eprintln!("{rules} is not a built-in game that compiles"),
     };
 
-    // Random playouts: events per second on one core. Only playing is timed, as the peer's
-    // loop only plays and keeps nothing: the same seeds are played again, untimed, for the
-    // transcripts the checks below read.
-    let start = Instant::now();
-    let mut events = 0usize;
-    for seed in 0..games as u64 {
-        let Ok(p) = shinpan::play::playout(&prog, players, seed, 100_000) else { return eprintln!("playout failed") };
-        events += p.events.len();
+    // Random playouts: events per second on one core, the best of three runs (as the peer's
+    // figure is). Only playing is timed, as the peer's loop only plays and keeps nothing: the
+    // same seeds are played again, untimed, for the transcripts the checks below read.
+    let (mut secs, mut events) = (f64::MAX, 0usize);
+    for _ in 0..3 {
+        let start = Instant::now();
+        events = 0;
+        for seed in 0..games as u64 {
+            let Ok(p) = shinpan::play::playout(&prog, players, seed, 100_000) else {
+                return eprintln!("playout failed");
+            };
+            events += p.events.len();
+        }
+        secs = secs.min(start.elapsed().as_secs_f64());
     }
-    let secs = start.elapsed().as_secs_f64();
     let mut corpus = Vec::with_capacity(games);
     for seed in 0..games as u64 {
         let Ok(p) = shinpan::play::playout(&prog, players, seed, 100_000) else { return eprintln!("playout failed") };

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # The performance figures of the README, side by side in one run, with public tools only:
-#   1. every built-in game: random playouts (events/s, ms a game), and `check` against the
-#      bare parse of the same files (serde-saphyr for YAML, serde_json for JSON), one core,
-#      each side timed as the best of three runs; YAML twice: as `play` writes it (which the
-#      line reader takes) and behind a comment (which sends it to the full YAML reader);
-#   2. the peer of a random game: OpenSpiel's C++ hearts driven from Python (installed into
-#      target/bench-venv from PyPI when missing; skipped with a note when it cannot be);
+#   1. every built-in game: random playouts (events/s, ms a game; playing only, the best of
+#      three runs), and `check` against the bare parse of the same files (serde-saphyr for
+#      YAML, serde_json for JSON), one core, each side timed as the best of three runs; YAML
+#      twice: as `play` writes it (which the line reader takes) and behind a comment (which
+#      sends it to the full YAML reader);
+#   2. the peer of a random game: OpenSpiel's C++ hearts driven from Python, the best of three
+#      runs (installed into target/bench-venv from PyPI when missing; skipped with a note when
+#      it cannot be);
 #   3. the per-event cost of checking one game 10, 100, 1,000 and 10,000 rounds long
 #      (fixtures/bench/long.rules), which must stay flat;
 #   4. peak memory of `shinpan check` as the corpus grows (GNU time's maximum RSS).
