@@ -7,6 +7,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
+use shinpan::program::memo::Reads;
 use shinpan::report::check::{Checker, Verdict};
 
 const GAMES: [(&str, usize); 6] = [
@@ -83,6 +84,16 @@ fn random_games_burn_the_fuel_they_always_did() {
     insta::assert_snapshot!(table);
 }
 
+/// What a condition or helper reads: the names of its variables, sorted, and whether it reads
+/// `events_taken` (`None`: it is not remembered).
+fn by_name(prog: &shinpan::program::Program, reads: &Option<Reads>) -> Option<(String, bool)> {
+    reads.as_ref().map(|r| {
+        let mut names: Vec<&str> = r.globals.iter().map(|g| prog.vars[*g as usize].name.as_str()).collect();
+        names.sort();
+        (names.join(" "), r.events_taken)
+    })
+}
+
 /// What a `due` condition or `always` guard reads, found once per program so that its value
 /// can be remembered while those variables are unchanged: variables read directly and through
 /// helpers, `events_taken`, and nothing remembered for a condition that draws at random or
@@ -105,13 +116,7 @@ fn the_conditions_remembered_and_what_they_read() {
         always tick(n) by table when a > 100 { }\n\
         flow {\n  loop {\n    choose {\n      go(n) by players[0] {\n        a += 1\n      }\n    }\n  }\n}\n";
     let prog = shinpan::compile("memo.rules", rules).unwrap();
-    let named = |reads: &Option<shinpan::program::memo::Reads>| {
-        reads.as_ref().map(|r| {
-            let mut names: Vec<&str> = r.globals.iter().map(|g| prog.vars[*g as usize].name.as_str()).collect();
-            names.sort();
-            (names.join(" "), r.events_taken)
-        })
-    };
+    let named = |reads: &Option<Reads>| by_name(&prog, reads);
     // Each variable once, through helpers (one calling itself), loops and lambdas; nothing for
     // a condition that draws at random, in a loop's body or its `where` too.
     let dues: Vec<_> = prog.remembered.dues.iter().map(named).collect();
@@ -178,13 +183,7 @@ fn the_helpers_remembered_and_what_they_read() {
         fn looping(x) = [y for y in b where y > x + a]\n\
         scores zip_map(players, [a, 0])\nwinners []\nflow {\n  loop {\n    choose {\n      go(k) by players[0] {\n        a += k\n      }\n    }\n  }\n}\n";
     let prog = shinpan::compile("memo.rules", rules).unwrap();
-    let named = |reads: &Option<shinpan::program::memo::Reads>| {
-        reads.as_ref().map(|r| {
-            let mut names: Vec<&str> = r.globals.iter().map(|g| prog.vars[*g as usize].name.as_str()).collect();
-            names.sort();
-            (names.join(" "), r.events_taken)
-        })
-    };
+    let named = |reads: &Option<Reads>| by_name(&prog, reads);
     let helpers: Vec<_> = prog.remembered.helpers.iter().map(named).collect();
     let expected = [
         Some(("".into(), false)),
