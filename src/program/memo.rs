@@ -1,9 +1,9 @@
 //! Which conditions may be remembered between evaluations: a `due` step's condition and an
 //! `always` branch's guard, asked before every event, give the same value for the same fuel
-//! as long as the variables they read are unchanged; so does a call of a helper given the same
-//! arguments as its last call (`fn deck() = ...`, `matching(hand[o], c)`). This finds, once per program, what
-//! each of them reads, or that it cannot be remembered (it draws at random, or reads a local
-//! it did not bind itself).
+//! as long as the variables they read are unchanged; so does a call of a helper given the
+//! same arguments as its last call (`fn deck() = ...`, `matching(hand[o], c)`). This finds,
+//! once per program, what each of them reads, or that it cannot be remembered (it draws at
+//! random, or reads a local it did not bind itself).
 
 use super::builtins::Builtin;
 use super::{E, Program, Slot, X};
