@@ -531,6 +531,17 @@ impl Machine<'_> {
         frame: &mut Vec<Value>,
         body: impl FnOnce(&mut Self, &mut Vec<Value>) -> Run<T>,
     ) -> Run<T> {
+        let mut inner = self.frame_of_args(locals, args, frame)?;
+        self.depth += 1;
+        let out = body(self, &mut inner);
+        self.depth -= 1;
+        self.give_frame(inner);
+        out
+    }
+
+    /// A fresh frame of `locals` slots (no fewer than the arguments), the arguments evaluated
+    /// into its first slots.
+    pub(super) fn frame_of_args(&mut self, locals: usize, args: &[X], frame: &mut Vec<Value>) -> Run<Vec<Value>> {
         let mut inner = self.take_frame(locals.max(args.len()));
         for (i, a) in args.iter().enumerate() {
             let v = self.operand(a, frame)?;
@@ -538,11 +549,7 @@ impl Machine<'_> {
                 *slot = v;
             }
         }
-        self.depth += 1;
-        let out = body(self, &mut inner);
-        self.depth -= 1;
-        self.give_frame(inner);
-        out
+        Ok(inner)
     }
 
     fn lambda_apply(&mut self, lambda: &X, item: Value, frame: &mut Vec<Value>) -> Run<Value> {

@@ -1,7 +1,7 @@
 //! Values remembered between evaluations: a `due` condition, an `always` guard or a call of a
-//! helper (with the same arguments as the last call) whose variables (and `events_taken`, where it reads it) are as
-//! they were last time has the value it had, and costs the fuel it cost; that fuel is burnt
-//! again without evaluating.
+//! helper (with the same arguments as its last call) whose variables (and `events_taken`,
+//! where it reads it) are as they were last time has the value it had, and costs the fuel it
+//! cost; that fuel is burnt again without evaluating.
 
 use super::{Machine, Run};
 use crate::program::memo::Reads;
@@ -62,13 +62,7 @@ impl Machine<'_> {
         let Some(Some(reads)) = prog.remembered.helpers.get(f as usize) else {
             return self.with_args(func.locals, args, frame, |m, inner| m.eval(&func.body, inner));
         };
-        let mut inner = self.take_frame(func.locals.max(args.len()));
-        for (i, a) in args.iter().enumerate() {
-            let v = self.operand(a, frame)?;
-            if let Some(slot) = inner.get_mut(i) {
-                *slot = v;
-            }
-        }
+        let mut inner = self.frame_of_args(func.locals, args, frame)?;
         let given = args.len().min(inner.len());
         let mut memo = self.helper_memos.get_mut(f as usize).and_then(Option::take);
         let value = match self.recalled(reads, &inner[..given], &memo) {
