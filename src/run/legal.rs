@@ -63,7 +63,7 @@ impl Arguments {
     fn get(&self, k: usize) -> Option<Value> {
         match self {
             Arguments::Listed(items) | Arguments::Members(items) => items.get(k).cloned(),
-            Arguments::Orders(items) => Some(Value::list(nth_order(items, k))),
+            Arguments::Orders(items) => (k < self.len()).then(|| Value::list(nth_order(items, k))),
         }
     }
 }
@@ -399,17 +399,20 @@ fn nth_candidate<'p>(groups: &[Group<'p>], mut i: usize) -> Option<(Try<'p>, usi
     None
 }
 
-/// Order `k` of the items, counting as `permutations` lists them (their positions in
-/// lexicographic order): each position's item is picked by the digits of `k` in the
-/// factorial number system.
+/// Order `k` of the items (`k` below the number of orders), counting as `permutations` lists
+/// them (their positions in lexicographic order): each position's item is picked by the
+/// digits of `k` in the factorial number system.
 fn nth_order(items: &[Value], mut k: usize) -> Vec<Value> {
-    let mut left: Vec<usize> = (0..items.len()).collect();
+    let mut left: Vec<&Value> = items.iter().collect();
     let mut out = Vec::with_capacity(items.len());
-    for remaining in (0..items.len()).rev() {
-        let block: usize = (1..=remaining).product();
-        let pick = (k / block).min(left.len() - 1);
+    while !left.is_empty() {
+        // The orders of the items after this position, each block of them led by one item.
+        let block: usize = (1..left.len()).product();
+        // Below the items left for any `k` below the number of orders; the remainder keeps
+        // any other `k` from picking past them.
+        let pick = k / block % left.len();
         k %= block;
-        out.push(items[left.remove(pick)].clone());
+        out.push(left.remove(pick).clone());
     }
     out
 }
@@ -468,9 +471,11 @@ mod tests {
             let listed = super::super::eval::permutations(&items);
             let orders = Arguments::Orders(Rc::new(items.clone()));
             assert_eq!(orders.len(), listed.len(), "{n} items");
+            let count = listed.len();
             for (k, order) in listed.into_iter().enumerate() {
                 assert_eq!(orders.get(k), Some(Value::list(order)), "order {k} of {n} items");
             }
+            assert_eq!(orders.get(count), None, "past the last order of {n} items");
         }
     }
 
