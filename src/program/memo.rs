@@ -42,7 +42,7 @@ impl Remembered {
             helpers: prog
                 .fns
                 .iter()
-                .map(|f| worth_remembering(f).then(|| helper_reads(prog, &f.body)).flatten())
+                .map(|f| if worth_remembering(f) { walk_reads(prog, &f.body, true) } else { None })
                 .collect(),
         }
     }
@@ -50,9 +50,15 @@ impl Remembered {
 
 /// What `x` reads, or `None` when its value may change with anything else.
 pub fn reads(prog: &Program, x: &X) -> Option<Reads> {
+    walk_reads(prog, x, false)
+}
+
+/// What `x` reads; `in_helper` for a helper's body, where every local is bound (its frame is
+/// its own, filled by its arguments).
+fn walk_reads(prog: &Program, x: &X, in_helper: bool) -> Option<Reads> {
     let mut found = Reads { globals: vec![], events_taken: false };
     let mut seen_fns = vec![];
-    let mut walker = Walk { prog, bound: vec![], in_helper: false, found: &mut found, seen_fns: &mut seen_fns };
+    let mut walker = Walk { prog, bound: vec![], in_helper, found: &mut found, seen_fns: &mut seen_fns };
     walker.walk(x).then_some(found)
 }
 
@@ -65,14 +71,6 @@ fn worth_remembering(f: &super::Func) -> bool {
         matches!(x.e, E::Comprehension { .. } | E::Quantifier { .. }) || x.children().into_iter().any(loops)
     }
     f.arity == 0 || loops(&f.body)
-}
-
-/// What the body of a helper reads: every local of its body is bound, in a frame of its own.
-fn helper_reads(prog: &Program, body: &X) -> Option<Reads> {
-    let mut found = Reads { globals: vec![], events_taken: false };
-    let mut seen_fns = vec![];
-    let mut walker = Walk { prog, bound: vec![], in_helper: true, found: &mut found, seen_fns: &mut seen_fns };
-    walker.walk(body).then_some(found)
 }
 
 /// A walk through a condition and the helpers it calls.

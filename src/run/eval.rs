@@ -738,8 +738,8 @@ impl Machine<'_> {
             }
             Builtin::Permutations => {
                 let items = self.list(first, frame)?;
-                if items.len() > 8 {
-                    return Err(self.spec_error(&x.span, "`permutations` of more than 8 items".into()));
+                if items.len() > MAX_PERMUTED {
+                    return Err(self.spec_error(&x.span, format!("`permutations` of more than {MAX_PERMUTED} items")));
                 }
                 Ok(Value::list(permutations(&items).into_iter().map(Value::list).collect()))
             }
@@ -1044,6 +1044,9 @@ fn combinations(items: &[Value], k: usize) -> Vec<Vec<Value>> {
         }
     }
 }
+
+/// Most items `permutations` takes (8! = 40,320 orders).
+pub(super) const MAX_PERMUTED: usize = 8;
 
 /// Every order of the items (items at different places counted apart, as the rules list
 /// them): index orders in lexicographic order, each built once.

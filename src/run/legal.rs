@@ -237,7 +237,7 @@ impl<'p> Machine<'p> {
         let items = self.list(items, frame);
         self.nesting -= 1;
         let items = items?;
-        Ok((items.len() <= MAX_ORDERED).then_some(items))
+        Ok((items.len() <= super::eval::MAX_PERMUTED).then_some(items))
     }
 
     /// Whether a value is of a shape (kind only; bounds are left to the checks).
@@ -381,9 +381,6 @@ impl<'p> Machine<'p> {
         Ok(Pick::Event(event))
     }
 }
-
-/// Most items whose every order `permutations` lists (8! = 40,320 orders).
-const MAX_ORDERED: usize = 8;
 
 /// Candidate `i` of the groups, counted through each group's arguments in turn, and the
 /// first of its branch's checks it still has to pass.
