@@ -1,7 +1,10 @@
-//! Reading the files a run names (rules, transcripts, card data) with limits: only regular
-//! files, at most so many bytes, UTF-8; errors in plain words.
+//! Reading and writing the files a run names (rules, transcripts, records, card data, lists
+//! of paths) with limits: only regular files, at most so many bytes; errors in plain words.
+//! Every file shinpan reads goes through `read_bytes`, and every file it writes in place
+//! through `write_atomically`.
 
-use std::path::Path;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
 
 /// Why a file was not read.
 #[derive(Debug)]
@@ -24,6 +27,9 @@ impl Unread {
 /// Largest rules file read.
 pub const MAX_RULES_BYTES: u64 = 4 * 1024 * 1024;
 
+/// Largest list of paths read (`check --files-from`).
+pub const MAX_LIST_BYTES: u64 = 64 * 1024 * 1024;
+
 /// Reads a rules file, refusing one too large to be a rules file.
 pub fn read_rules(path: &Path) -> Result<String, String> {
     read_text(path, MAX_RULES_BYTES).map_err(Unread::message)
@@ -34,27 +40,157 @@ pub fn read_data(path: &Path, max: u64) -> Result<String, String> {
     read_text(path, max).map_err(Unread::message)
 }
 
-/// Reads a UTF-8 text file of at most `max` bytes. Only regular files are read: a FIFO would
-/// block and a device (`/dev/zero`) would never end. The size is checked as the file is read,
-/// not only as its metadata says.
+/// Reads a UTF-8 text file of at most `max` bytes (see `read_bytes`).
 pub fn read_text(path: &Path, max: u64) -> Result<String, Unread> {
-    use std::io::Read;
+    let bytes = read_bytes(path, max)?;
+    String::from_utf8(bytes).map_err(|_| Unread::Unreadable("the file is not UTF-8 text".to_string()))
+}
+
+/// Reads a text file of at most `max` bytes whose stray bytes become U+FFFD: record files are
+/// often Latin-1 or carry a byte of another encoding.
+pub fn read_lossy(path: &Path, max: u64) -> Result<String, Unread> {
+    let bytes = read_bytes(path, max)?;
+    Ok(match String::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+    })
+}
+
+/// Reads a file of at most `max` bytes. Only regular files are read: a named pipe would block
+/// and a device (`/dev/zero`) would never end. What the path leads to is checked before it
+/// is opened (opening some devices does something), and the opened file is checked again, so
+/// that a file swapped for a pipe in between is refused too; the size is checked as the file
+/// is read, not only as its metadata says.
+pub fn read_bytes(path: &Path, max: u64) -> Result<Vec<u8>, Unread> {
     let unreadable = |e: std::io::Error| Unread::Unreadable(io_words(&e));
     let meta = std::fs::metadata(path).map_err(unreadable)?;
-    if !meta.is_file() {
-        return Err(Unread::Unreadable(format!("{} is not a regular file", kind_of_file(&meta))));
-    }
-    let too_large = || Unread::TooLarge(format!("the file is larger than {} MiB", max / (1024 * 1024)));
+    refuse_unless_regular(&meta)?;
+    let too_large = || Unread::TooLarge(format!("the file is larger than {}", size_words(max)));
     if meta.len() > max {
         return Err(too_large());
     }
-    let file = std::fs::File::open(path).map_err(unreadable)?;
-    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+    let file = open_without_blocking(path).map_err(unreadable)?;
+    refuse_unless_regular(&file.metadata().map_err(unreadable)?)?;
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len().min(max)).unwrap_or(0));
     file.take(max + 1).read_to_end(&mut bytes).map_err(unreadable)?;
     if bytes.len() as u64 > max {
         return Err(too_large());
     }
-    String::from_utf8(bytes).map_err(|_| Unread::Unreadable("the file is not UTF-8 text".to_string()))
+    Ok(bytes)
+}
+
+/// Opens a file that is read as a stream, line by line as it comes (`check --stream`): a
+/// regular file, or a named pipe, which is a stream by nature as standard input is. A device,
+/// a socket or a directory is refused.
+pub fn open_stream(path: &Path) -> Result<std::fs::File, Unread> {
+    let unreadable = |e: std::io::Error| Unread::Unreadable(io_words(&e));
+    let meta = std::fs::metadata(path).map_err(unreadable)?;
+    if !meta.is_file() && !is_pipe(&meta) {
+        return Err(Unread::Unreadable(format!("{} is not a regular file or a named pipe", kind_of_file(&meta))));
+    }
+    let file = std::fs::File::open(path).map_err(unreadable)?;
+    let opened = file.metadata().map_err(unreadable)?;
+    if !opened.is_file() && !is_pipe(&opened) {
+        return Err(Unread::Unreadable(format!("{} is not a regular file or a named pipe", kind_of_file(&opened))));
+    }
+    Ok(file)
+}
+
+/// Reads at most `max` bytes from `input` (standard input), refusing more.
+pub fn read_bounded(input: impl Read, max: u64) -> Result<Vec<u8>, Unread> {
+    let mut bytes = vec![];
+    input.take(max + 1).read_to_end(&mut bytes).map_err(|e| Unread::Unreadable(io_words(&e)))?;
+    if bytes.len() as u64 > max {
+        return Err(Unread::TooLarge(format!("it holds more than {}", size_words(max))));
+    }
+    Ok(bytes)
+}
+
+fn refuse_unless_regular(meta: &std::fs::Metadata) -> Result<(), Unread> {
+    if meta.is_file() {
+        Ok(())
+    } else {
+        Err(Unread::Unreadable(format!("{} is not a regular file", kind_of_file(meta))))
+    }
+}
+
+/// Opens for reading without waiting for a writer: a named pipe put in place of the file
+/// after it was checked opens at once, and the check of the opened file refuses it.
+fn open_without_blocking(path: &Path) -> std::io::Result<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    options.open(path)
+}
+
+/// A byte count in the words of the limits table: MiB when whole, else bytes.
+fn size_words(bytes: u64) -> String {
+    const MIB: u64 = 1024 * 1024;
+    if bytes >= MIB && bytes % MIB == 0 { format!("{} MiB", bytes / MIB) } else { format!("{bytes} bytes") }
+}
+
+/// Whether `path`, once every link is followed, is a regular file whose name ends in one of
+/// `extensions`: a name checked only on the link (`evil.rules -> /etc/passwd`) proves nothing.
+/// Else the reason, in words.
+pub fn real_file_with_extension(path: &Path, extensions: &[&str]) -> Result<PathBuf, String> {
+    let real = std::fs::canonicalize(path).map_err(|e| io_words(&e))?;
+    let extension = real.extension().and_then(|e| e.to_str()).unwrap_or("");
+    if !extensions.contains(&extension) {
+        let wanted: Vec<String> = extensions.iter().map(|e| format!("`.{e}`")).collect();
+        return Err(format!("it leads to a file whose name does not end in {}", wanted.join(" or ")));
+    }
+    Ok(real)
+}
+
+/// Writes `bytes` to `path` so that the file is either what it was or the whole new text,
+/// never a part: the text goes to a new file beside it, is synced to the disk, then renamed
+/// over the original (a full disk fails the write, and the original is untouched). A link is
+/// followed: the file it leads to is replaced and the link stays. The original's permissions
+/// are kept.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let target = match std::fs::canonicalize(path) {
+        Ok(real) => real,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => path.to_path_buf(),
+        Err(e) => return Err(e),
+    };
+    let dir = match target.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let name = target.file_name().map_or_else(|| "file".into(), |n| n.to_string_lossy().into_owned());
+    let (temporary, mut file) = new_file_beside(&dir, &name)?;
+    let written = (|| {
+        file.write_all(bytes)?;
+        if let Ok(meta) = std::fs::metadata(&target) {
+            file.set_permissions(meta.permissions())?;
+        }
+        file.sync_all()?;
+        drop(file);
+        std::fs::rename(&temporary, &target)
+    })();
+    if written.is_err() {
+        let _ = std::fs::remove_file(&temporary);
+    }
+    written
+}
+
+/// A new file in `dir` named after `name`, made with `create_new` so that nothing there is
+/// ever opened or replaced by it.
+fn new_file_beside(dir: &Path, name: &str) -> std::io::Result<(PathBuf, std::fs::File)> {
+    let mut last = None;
+    for attempt in 0..100u32 {
+        let temporary = dir.join(format!(".{name}.shinpan-{}-{attempt}.tmp", std::process::id()));
+        match std::fs::OpenOptions::new().write(true).create_new(true).open(&temporary) {
+            Ok(file) => return Ok((temporary, file)),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => last = Some(e),
+            Err(e) => return Err(e),
+        }
+    }
+    Err(last.unwrap_or_else(|| std::io::Error::other("no temporary file could be made")))
 }
 
 /// An I/O error in plain words, without the OS error number.
@@ -63,6 +199,19 @@ pub fn io_words(e: &std::io::Error) -> String {
     match text.find(" (os error") {
         Some(at) => text[..at].to_lowercase(),
         None => text.to_lowercase(),
+    }
+}
+
+fn is_pipe(meta: &std::fs::Metadata) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        meta.file_type().is_fifo()
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = meta;
+        false
     }
 }
 

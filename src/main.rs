@@ -1,6 +1,6 @@
 //! The `shinpan` command: arguments in, reports out, exit code per the contract.
 
-use std::io::{IsTerminal, Read, Write};
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -79,6 +79,10 @@ enum Command {
         /// The directory the transcripts are written to (made if missing)
         #[arg(long)]
         out: PathBuf,
+        /// Replace the files of an earlier import of the same records in OUT (without it, an
+        /// import that would replace a file is refused before anything is written)
+        #[arg(long)]
+        overwrite: bool,
     },
     /// Check rules files and print their diagnostics
     Lint {
@@ -187,9 +191,11 @@ const STACK: usize = 64 * 1024 * 1024;
 /// Most checking threads, whatever `--jobs` asks.
 const MAX_JOBS: usize = 256;
 
-/// Writes to standard output; a closed pipe (`| head`) ends the output quietly, not in a panic.
+/// Writes to standard output and flushes it; whether it was written. A closed pipe (`| head`)
+/// or a full disk is a `false`, never a panic: the command then exits `WRITE_FAILED`.
 fn say(text: &str) -> bool {
-    std::io::stdout().lock().write_all(text.as_bytes()).is_ok()
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes()).and_then(|()| out.flush()).is_ok()
 }
 
 fn main() -> ExitCode {
@@ -239,7 +245,7 @@ fn run() -> u8 {
             Some(out) => replay_page(&path, &out, rules, all),
             None => replay(&path, at, format, rules, all),
         },
-        Command::Import { paths, out } => import(&paths, &out),
+        Command::Import { paths, out, overwrite } => import(&paths, &out, overwrite),
         Command::Play { rules, players, seed, max_events, variant, games, stats, format } => {
             let many = Many { games, stats, format };
             play(&rules, players, seed, max_events, &variant, many)
@@ -293,11 +299,14 @@ fn with_listed(mut paths: Vec<PathBuf>, list: Option<&Path>) -> Result<Vec<PathB
         if paths.iter().any(|p| p == Path::new("-")) {
             return Err("standard input is read once: as the list of paths or as a transcript, not both".into());
         }
-        std::io::read_to_string(std::io::stdin())
-            .map_err(|e| format!("cannot read the list of paths: {}", shinpan::files::io_words(&e)))?
+        let bytes = shinpan::files::read_bounded(std::io::stdin().lock(), shinpan::files::MAX_LIST_BYTES)
+            .map_err(|e| format!("cannot read the list of paths from standard input: {}", e.message()))?;
+        String::from_utf8(bytes).map_err(|_| "the list of paths on standard input is not UTF-8 text".to_string())?
     } else {
-        std::fs::read_to_string(list)
-            .map_err(|e| format!("cannot read {}: {}", list.display(), shinpan::files::io_words(&e)))?
+        shinpan::files::read_text(list, shinpan::files::MAX_LIST_BYTES).map_err(|e| {
+            let hint = if list.exists() && !list.is_file() { " (give `--files-from -` to read it from a pipe)" } else { "" };
+            format!("cannot read the list of paths {}: {}{hint}", list.display(), e.message())
+        })?
     };
     paths.extend(text.lines().map(|l| l.trim_end_matches('\r')).filter(|l| !l.is_empty()).map(PathBuf::from));
     Ok(paths)
@@ -305,7 +314,7 @@ fn with_listed(mut paths: Vec<PathBuf>, list: Option<&Path>) -> Result<Vec<PathB
 
 fn check(format: Option<Format>, setup: Setup, jobs: Option<usize>, paths: &[PathBuf]) -> u8 {
     let format = format.unwrap_or(if std::io::stdout().is_terminal() { Format::Human } else { Format::Json });
-    let inputs = transcript_inputs(paths);
+    let inputs = transcript_inputs(paths, setup.builtin_only);
     let color = color();
     let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let jobs = jobs.clamp(1, inputs.len().clamp(1, MAX_JOBS));
@@ -476,11 +485,11 @@ fn human(r: &Report, color: bool) -> String {
 /// Every path given, in order; directories expanded recursively (each once, however many
 /// links lead to it) and sorted by path. A path that cannot be read keeps its place, with
 /// the reason, so that it gets a verdict rather than ending the run.
-fn transcript_inputs(paths: &[PathBuf]) -> Vec<Input> {
+fn transcript_inputs(paths: &[PathBuf], confine: bool) -> Vec<Input> {
     let is_transcript = |f: &Path| {
         matches!(f.extension().and_then(|e| e.to_str()), Some("yaml" | "yml" | "json")) || shinpan::import::is_record(f)
     };
-    let mut seen = std::collections::HashSet::new();
+    let mut walk = Walk { keep: &is_transcript, seen: std::collections::HashSet::new(), confine };
     let mut inputs = vec![];
     for p in paths {
         if p == Path::new("-") {
@@ -490,7 +499,7 @@ fn transcript_inputs(paths: &[PathBuf]) -> Vec<Input> {
         match std::fs::metadata(p) {
             Ok(meta) if meta.is_dir() => {
                 let mut found = vec![];
-                walk(p, &mut found, &is_transcript, &mut seen);
+                walk.folder(p, &mut found);
                 found.sort_by(|a, b| a.path().cmp(b.path()));
                 inputs.extend(found);
             }
@@ -504,22 +513,15 @@ fn transcript_inputs(paths: &[PathBuf]) -> Vec<Input> {
 /// The transcript on standard input, read whole (up to the size a transcript file may have).
 fn stdin_transcript() -> Input {
     let name = PathBuf::from("-");
-    let mut bytes = vec![];
-    let limit = shinpan::report::check::MAX_FILE_BYTES;
-    if let Err(e) = std::io::stdin().lock().take(limit + 1).read_to_end(&mut bytes) {
-        return Input::Unreadable(
-            name,
-            Problem::Unreadable,
-            format!("cannot read standard input: {}", shinpan::files::io_words(&e)),
-        );
-    }
-    if bytes.len() as u64 > limit {
-        return Input::Unreadable(
-            name,
-            Problem::TooLarge,
-            format!("standard input holds more than {} MiB", limit / (1024 * 1024)),
-        );
-    }
+    let bytes = match shinpan::files::read_bounded(std::io::stdin().lock(), shinpan::report::check::MAX_FILE_BYTES) {
+        Ok(bytes) => bytes,
+        Err(shinpan::files::Unread::TooLarge(why)) => {
+            return Input::Unreadable(name, Problem::TooLarge, format!("standard input: {why}"));
+        }
+        Err(shinpan::files::Unread::Unreadable(why)) => {
+            return Input::Unreadable(name, Problem::Unreadable, format!("cannot read standard input: {why}"));
+        }
+    };
     match String::from_utf8(bytes) {
         Ok(text) => Input::Text { name, text, line: 1 },
         Err(_) => Input::Unreadable(name, Problem::Unreadable, "standard input is not UTF-8 text".into()),
@@ -528,8 +530,9 @@ fn stdin_transcript() -> Input {
 
 /// `--stream`: each line of each path is one transcript (JSON, or YAML on one line); each
 /// verdict line is written and flushed before the next line is read, so a long-lived process
-/// can serve a pipe. Blank lines are skipped; a line that cannot be read gets its own
-/// malformed verdict and the next line is still judged. One thread: the order is the input's.
+/// can serve a pipe. Blank lines (nothing but spaces and tabs) are skipped; every other line
+/// gets a verdict, and one that cannot be read gets its own malformed verdict and the next line
+/// is still judged. One thread: the order is the input's.
 fn check_stream(setup: &Setup, paths: &[PathBuf]) -> u8 {
     let mut checker = setup.checker();
     let mut out = std::io::stdout().lock();
@@ -539,14 +542,10 @@ fn check_stream(setup: &Setup, paths: &[PathBuf]) -> u8 {
         let reader: Box<dyn std::io::BufRead> = if path == Path::new("-") {
             Box::new(std::io::stdin().lock())
         } else {
-            match std::fs::File::open(path) {
+            match shinpan::files::open_stream(path) {
                 Ok(f) => Box::new(std::io::BufReader::new(f)),
-                Err(e) => {
-                    let (code, text) = render(&Report::unreadable(
-                        &path.display().to_string(),
-                        Problem::Unreadable,
-                        shinpan::files::io_words(&e),
-                    ));
+                Err(why) => {
+                    let (code, text) = render(&Report::unread(&path.display().to_string(), why));
                     worst = worst.max(code);
                     if writeln!(out, "{text}").and_then(|()| out.flush()).is_err() {
                         return WRITE_FAILED;
@@ -587,7 +586,7 @@ fn stream_lines(
             _ if too_long => {
                 Input::Unreadable(name, Problem::TooLarge, format!("line {number} is longer than {limit} bytes"))
             }
-            Ok(text) if text.trim().is_empty() => continue,
+            Ok(text) if is_blank(text) => continue,
             Ok(text) => Input::Text { name, text: text.to_string(), line: number },
             Err(_) => Input::Unreadable(name, Problem::Unreadable, format!("line {number} is not UTF-8 text")),
         };
@@ -597,6 +596,12 @@ fn stream_lines(
         out.flush()?;
     }
     Ok(worst)
+}
+
+/// A blank line of a stream: nothing but spaces and tabs. Other white space (a no-break
+/// space, a form feed, U+2028) is not blank: such a line is judged, and is malformed.
+fn is_blank(line: &str) -> bool {
+    line.bytes().all(|b| b == b' ' || b == b'\t')
 }
 
 /// Reads one line, without its end, into `buf`, keeping at most `max` bytes of it (the rest
@@ -627,53 +632,89 @@ fn read_line_bounded(r: &mut dyn std::io::BufRead, buf: &mut Vec<u8>, max: usize
     }
 }
 
-/// The files under `dir` that `keep` accepts. A directory reached twice (through links) is
-/// walked once; one that cannot be read is reported in its place.
-fn walk(dir: &Path, out: &mut Vec<Input>, keep: &dyn Fn(&Path) -> bool, seen: &mut std::collections::HashSet<PathBuf>) {
-    let Ok(real) = std::fs::canonicalize(dir) else {
-        out.push(Input::Unreadable(dir.to_path_buf(), Problem::Unreadable, "cannot resolve the directory".into()));
-        return;
-    };
-    if !seen.insert(real) {
-        return;
+/// How a directory is walked: which files are kept, which directories were seen (by their
+/// real path), and, when links may not lead out of the folder given, that folder's real path.
+struct Walk<'a> {
+    keep: &'a dyn Fn(&Path) -> bool,
+    seen: std::collections::HashSet<PathBuf>,
+    confine: bool,
+}
+
+impl Walk<'_> {
+    /// The files under `dir` that `keep` accepts, each directory walked once however many links
+    /// lead to it; one that cannot be read is reported in its place.
+    fn folder(&mut self, dir: &Path, out: &mut Vec<Input>) {
+        let Ok(root) = std::fs::canonicalize(dir) else {
+            out.push(Input::Unreadable(dir.to_path_buf(), Problem::Unreadable, "cannot resolve the directory".into()));
+            return;
+        };
+        let root = self.confine.then_some(root.clone());
+        self.under(dir, root.as_deref(), out);
     }
-    let entries = match std::fs::read_dir(dir) {
-        Ok(entries) => entries,
-        Err(e) => {
-            let why = format!("cannot read the directory: {}", shinpan::files::io_words(&e));
-            out.push(Input::Unreadable(dir.to_path_buf(), Problem::Unreadable, why));
+
+    fn under(&mut self, dir: &Path, root: Option<&Path>, out: &mut Vec<Input>) {
+        let Ok(real) = std::fs::canonicalize(dir) else {
+            out.push(Input::Unreadable(dir.to_path_buf(), Problem::Unreadable, "cannot resolve the directory".into()));
+            return;
+        };
+        if !self.seen.insert(real) {
             return;
         }
-    };
-    for entry in entries {
-        let path = match entry {
-            Ok(entry) => entry.path(),
+        let entries = match std::fs::read_dir(dir) {
+            Ok(entries) => entries,
             Err(e) => {
                 let why = format!("cannot read the directory: {}", shinpan::files::io_words(&e));
                 out.push(Input::Unreadable(dir.to_path_buf(), Problem::Unreadable, why));
-                continue;
+                return;
             }
         };
-        match std::fs::metadata(&path) {
-            Ok(meta) if meta.is_dir() => walk(&path, out, keep, seen),
-            Ok(_) if keep(&path) => out.push(Input::File(path)),
-            Ok(_) => {}
-            Err(e) if keep(&path) => {
-                out.push(Input::Unreadable(path, Problem::Unreadable, shinpan::files::io_words(&e)))
+        for entry in entries {
+            match entry {
+                Ok(entry) => self.entry(entry.path(), root, out),
+                Err(e) => {
+                    let why = format!("cannot read the directory: {}", shinpan::files::io_words(&e));
+                    out.push(Input::Unreadable(dir.to_path_buf(), Problem::Unreadable, why));
+                }
             }
-            Err(_) => {}
         }
     }
+
+    fn entry(&mut self, path: PathBuf, root: Option<&Path>, out: &mut Vec<Input>) {
+        let meta = std::fs::metadata(&path);
+        let wanted = meta.as_ref().map_or_else(|_| (self.keep)(&path), |m| m.is_dir() || (self.keep)(&path));
+        if !wanted {
+            return;
+        }
+        if let Some(root) = root
+            && leads_out_of(&path, root)
+        {
+            let why = "it is a link that leads out of the folder given, which --only-builtin-rules does not follow";
+            out.push(Input::Unreadable(path, Problem::Unreadable, why.into()));
+            return;
+        }
+        match meta {
+            Ok(meta) if meta.is_dir() => self.under(&path, root, out),
+            Ok(_) => out.push(Input::File(path)),
+            Err(e) => out.push(Input::Unreadable(path, Problem::Unreadable, shinpan::files::io_words(&e))),
+        }
+    }
+}
+
+/// Whether `path`, once its links are followed, is somewhere outside `root` (a real path).
+/// A dangling link leads nowhere: reading it fails on its own.
+fn leads_out_of(path: &Path, root: &Path) -> bool {
+    let is_link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+    is_link && std::fs::canonicalize(path).is_ok_and(|real| !real.starts_with(root))
 }
 
 /// The rules files given, and those in the directories given (*.rules), sorted.
 fn rules_inputs(paths: &[PathBuf]) -> Vec<Input> {
     let is_rules = |f: &Path| f.extension().is_some_and(|e| e == "rules");
-    let mut seen = std::collections::HashSet::new();
+    let mut walk = Walk { keep: &is_rules, seen: std::collections::HashSet::new(), confine: false };
     let mut inputs = vec![];
     for p in paths {
         if p.is_dir() {
-            walk(p, &mut inputs, &is_rules, &mut seen);
+            walk.folder(p, &mut inputs);
         } else {
             inputs.push(Input::File(p.clone()));
         }
@@ -705,17 +746,19 @@ fn lint(paths: &[PathBuf]) -> u8 {
         let dir = f.parent().map(Path::to_path_buf).unwrap_or_default();
         let label = f.display().to_string();
         let compiled = std::panic::catch_unwind(|| shinpan::compile_in(&label, &text, &dir).map(|_| ()));
-        match compiled {
-            Ok(Ok(())) => {
-                say(&format!("{label}: ok\n"));
-            }
+        let said = match compiled {
+            Ok(Ok(())) => say(&format!("{label}: ok\n")),
             Ok(Err(diags)) => {
                 worst = 2;
-                for d in diags {
-                    say(&diag::render_fancy(&d, color()));
-                }
+                say(&diags.iter().map(|d| diag::render_fancy(d, color())).collect::<String>())
             }
-            Err(_) => worst = 2,
+            Err(_) => {
+                worst = 2;
+                true
+            }
+        };
+        if !said {
+            return WRITE_FAILED;
         }
     }
     worst
@@ -753,9 +796,11 @@ fn fmt(paths: &[PathBuf], check: bool) -> u8 {
         }
         if check {
             let diff = similar::TextDiff::from_lines(&text, &formatted);
-            say(&diff.unified_diff().header(&label, &label).to_string());
+            if !say(&diff.unified_diff().header(&label, &label).to_string()) {
+                return WRITE_FAILED;
+            }
             worst = worst.max(1);
-        } else if let Err(e) = std::fs::write(path, &formatted) {
+        } else if let Err(e) = shinpan::files::write_atomically(path, formatted.as_bytes()) {
             eprintln!("shinpan: cannot write {label}: {}", shinpan::files::io_words(&e));
             worst = 2;
         }
@@ -764,28 +809,32 @@ fn fmt(paths: &[PathBuf], check: bool) -> u8 {
 }
 
 /// Writes every deal that can be a transcript; a deal that cannot, or a file that cannot be
-/// read, is reported in its place (exit 2) and the rest are still written.
-fn import(paths: &[PathBuf], out: &Path) -> u8 {
+/// read, is reported in its place (exit 2) and the rest are still written. Nothing is
+/// overwritten unless `overwrite` says so: two inputs that would write the same names, or
+/// names already in `out`, are refused before anything is written.
+fn import(paths: &[PathBuf], out: &Path, overwrite: bool) -> u8 {
+    if let Err(why) = import_names_are_free(paths, out, overwrite) {
+        eprintln!("shinpan: {why}");
+        return USAGE;
+    }
     if let Err(e) = std::fs::create_dir_all(out) {
         eprintln!("shinpan: cannot make {}: {}", out.display(), shinpan::files::io_words(&e));
         return WRITE_FAILED;
     }
     let mut worst = 0;
     for path in paths {
-        let stem = path.file_stem().map_or("deal".into(), |s| s.to_string_lossy().into_owned());
-        let text = match std::fs::read(path) {
-            Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
-            Err(e) => {
-                eprintln!("shinpan: {}: {}", path.display(), shinpan::files::io_words(&e));
+        let text = match shinpan::files::read_lossy(path, shinpan::report::check::MAX_FILE_BYTES) {
+            Ok(text) => text,
+            Err(why) => {
+                eprintln!("shinpan: {}: {}", path.display(), why.message());
                 worst = 2;
                 continue;
             }
         };
         for deal in shinpan::import::read_deals(path, &text) {
-            let target = out.join(format!("{stem}-{:04}.yaml", deal.number));
+            let target = out.join(import_name(path, deal.number));
             let written = match &deal.transcript {
-                Ok(t) => std::fs::write(&target, shinpan::import::transcript_text(t))
-                    .map_err(|e| shinpan::files::io_words(&e)),
+                Ok(t) => write_new(&target, shinpan::import::transcript_text(t).as_bytes(), overwrite),
                 Err(why) => Err(format!("line {}: cannot be represented: {why}", deal.line)),
             };
             if let Err(why) = written {
@@ -795,6 +844,66 @@ fn import(paths: &[PathBuf], out: &Path) -> u8 {
         }
     }
     worst
+}
+
+/// The file a deal of a record is imported as: `<stem>-<NNNN>.yaml`.
+fn import_name(record: &Path, deal: usize) -> String {
+    format!("{}-{deal:04}.yaml", import_stem(record))
+}
+
+fn import_stem(record: &Path) -> String {
+    record.file_stem().map_or("deal".into(), |s| s.to_string_lossy().into_owned())
+}
+
+/// Refuses an import that would write one name twice (two inputs of the same stem, such as
+/// `a/match.pbn b/match.lin`) or, without `overwrite`, replace a file an earlier import wrote.
+fn import_names_are_free(paths: &[PathBuf], out: &Path, overwrite: bool) -> Result<(), String> {
+    let mut stems: std::collections::HashMap<String, &Path> = std::collections::HashMap::new();
+    for path in paths {
+        if let Some(first) = stems.insert(import_stem(path), path) {
+            return Err(format!(
+                "{} and {} would both be written as {}: import them into different folders",
+                first.display(),
+                path.display(),
+                out.join(import_name(path, 1).replace("0001", "NNNN")).display()
+            ));
+        }
+    }
+    if overwrite {
+        return Ok(());
+    }
+    let Ok(entries) = std::fs::read_dir(out) else { return Ok(()) };
+    for name in entries.filter_map(|e| e.ok()).map(|e| e.file_name().to_string_lossy().into_owned()) {
+        if stems.keys().any(|stem| is_import_of(&name, stem)) {
+            return Err(format!(
+                "{} is there already (from an earlier import?): give --overwrite to replace the files \
+                 this import writes, or choose another --out",
+                out.join(&name).display()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Whether `name` is one that importing a record of stem `stem` writes (`<stem>-<digits>.yaml`).
+fn is_import_of(name: &str, stem: &str) -> bool {
+    let digits = name.strip_prefix(stem).and_then(|r| r.strip_prefix('-')).and_then(|r| r.strip_suffix(".yaml"));
+    digits.is_some_and(|d| d.len() >= 4 && d.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// Writes a new file, never replacing one (`create_new`) unless `overwrite` says so, and then
+/// whole or not at all.
+fn write_new(target: &Path, bytes: &[u8], overwrite: bool) -> Result<(), String> {
+    if overwrite {
+        return shinpan::files::write_atomically(target, bytes).map_err(|e| shinpan::files::io_words(&e));
+    }
+    let words = |e: std::io::Error| format!("cannot write {}: {}", target.display(), shinpan::files::io_words(&e));
+    let mut file = std::fs::OpenOptions::new().write(true).create_new(true).open(target).map_err(words)?;
+    file.write_all(bytes).and_then(|()| file.sync_all()).map_err(|e| {
+        // The file is this import's own: never leave part of a transcript behind.
+        let _ = std::fs::remove_file(target);
+        words(e)
+    })
 }
 
 /// `shinpan rules [NAME] [--source]`.
@@ -843,7 +952,7 @@ fn replay_page(path: &Path, out: &Path, rules: Option<String>, all: bool) -> u8 
         eprint!("{}", human(&report, color()));
         return exit_code(&report);
     };
-    if let Err(e) = std::fs::write(out, page) {
+    if let Err(e) = shinpan::files::write_atomically(out, page.as_bytes()) {
         eprintln!("shinpan: cannot write {}: {}", out.display(), shinpan::files::io_words(&e));
         return WRITE_FAILED;
     }
@@ -989,10 +1098,8 @@ fn play(
         return play_many(&program, &written, players, variant, (seed, games, max_events), &many);
     }
     match shinpan::play::playout_with(&program, players, variant, seed, max_events) {
-        Ok(p) => {
-            say(&shinpan::play::transcript_text_for(&written, variant, &program, &p));
-            0
-        }
+        Ok(p) if say(&shinpan::play::transcript_text_for(&written, variant, &program, &p)) => 0,
+        Ok(_) => WRITE_FAILED,
         Err(d) => playout_failed(&d),
     }
 }
@@ -1043,7 +1150,7 @@ fn play_many(
             return WRITE_FAILED;
         }
     }
-    0
+    if out.flush().is_err() { WRITE_FAILED } else { 0 }
 }
 
 #[cfg(test)]

@@ -44,7 +44,10 @@ fn load(parent: &Name, base: &Path) -> Result<(String, String, PathBuf), Diag> {
         return Err(Diag::new(codes::UNKNOWN_NAME, message).label(parent.span.clone(), "extended here"));
     }
     let path = base.join(&parent.text);
-    let text = crate::files::read_rules(&path).map_err(|e| {
+    // What the name leads to must be a rules file too: a rules file reached from a transcript
+    // is not trusted, and its parent's lines would be quoted.
+    let text = crate::files::real_file_with_extension(&path, &["rules"]).and_then(|_| crate::files::read_rules(&path));
+    let text = text.map_err(|e| {
         Diag::new(codes::UNKNOWN_NAME, format!("cannot read the rules `{}` to extend: {e}", parent.text))
             .label(parent.span.clone(), "extended here")
     })?;

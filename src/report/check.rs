@@ -172,6 +172,14 @@ impl Report {
         Report::malformed(file, Rc::new(String::new()), None, vec![Malformed::new(problem, message)])
     }
 
+    /// The verdict for a file that could not be read: too large, or unreadable.
+    pub fn unread(file: &str, why: crate::files::Unread) -> Report {
+        match why {
+            crate::files::Unread::Unreadable(message) => Report::unreadable(file, Problem::Unreadable, message),
+            crate::files::Unread::TooLarge(message) => Report::unreadable(file, Problem::TooLarge, message),
+        }
+    }
+
     fn malformed(file: &str, text: Rc<String>, rules: Option<String>, errors: Vec<Malformed>) -> Report {
         Report {
             file: file.into(),
@@ -266,12 +274,7 @@ impl Checker {
         let file = path.display().to_string();
         let text = match crate::files::read_text(path, MAX_FILE_BYTES) {
             Ok(t) => t,
-            Err(crate::files::Unread::Unreadable(message)) => {
-                return Report::unreadable(&file, Problem::Unreadable, message);
-            }
-            Err(crate::files::Unread::TooLarge(message)) => {
-                return Report::unreadable(&file, Problem::TooLarge, message);
-            }
+            Err(why) => return Report::unread(&file, why),
         };
         let base = path.parent().map(Path::to_path_buf).unwrap_or_default();
         self.check_text(&file, text, &base)
@@ -282,16 +285,11 @@ impl Checker {
     /// and the other deals are still checked.
     pub fn check_record(&mut self, path: &Path) -> Vec<Report> {
         let file = path.display().to_string();
-        // Records are often Latin-1 or carry stray bytes: read them leniently, but never a file
-        // larger than a transcript may be.
-        let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
-        if size > MAX_FILE_BYTES {
-            let message = format!("the file is larger than {MAX_FILE_BYTES} bytes");
-            return vec![Report::unreadable(&file, Problem::TooLarge, message)];
-        }
-        let text = match std::fs::read(path) {
-            Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
-            Err(e) => return vec![Report::unreadable(&file, Problem::Unreadable, crate::files::io_words(&e))],
+        // Records are often Latin-1 or carry stray bytes: read leniently, through the same
+        // checks as a transcript (a regular file, at most as large as a transcript may be).
+        let text = match crate::files::read_lossy(path, MAX_FILE_BYTES) {
+            Ok(t) => t,
+            Err(why) => return vec![Report::unread(&file, why)],
         };
         let deals = crate::import::read_deals(path, &text);
         if deals.is_empty() {
@@ -517,6 +515,12 @@ impl Checker {
             }
             (None, None) if name.ends_with(".rules") || name.contains('/') => {
                 let path: PathBuf = if Path::new(name).is_absolute() { name.into() } else { base.join(name) };
+                if named_by_transcript {
+                    // The name was checked; what it leads to must be a rules file too.
+                    crate::files::real_file_with_extension(&path, &["rules"]).map_err(|e| {
+                        Lookup::Unknown(format!("cannot read rules file `{}`: {e}", crate::transcript::cut(name)))
+                    })?;
+                }
                 let text = crate::files::read_rules(&path)
                     .map_err(|e| Lookup::Unknown(format!("cannot read rules file `{}`: {e}", path.display())))?;
                 let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();

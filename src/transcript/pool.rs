@@ -55,7 +55,11 @@ fn read(prog: &Program, path: &str, from_transcript: bool, transcript_dir: &Path
             .map_err(|e| format!("cannot read the card file `{path}`: {e}"))
     };
     if from_transcript {
-        return read_at(&transcript_dir.join(path));
+        // The name ends in `.yaml` (decode checks it); what it leads to must, too.
+        let at = transcript_dir.join(path);
+        crate::files::real_file_with_extension(&at, &["yaml", "yml"])
+            .map_err(|e| format!("cannot read the card file `{path}`: {e}"))?;
+        return read_at(&at);
     }
     if let Some(dir) = &prog.data_dir {
         let at = dir.join(path);
