@@ -130,7 +130,7 @@ fn open_without_blocking(path: &Path) -> std::io::Result<std::fs::File> {
 /// A byte count in the words of the limits table: MiB when whole, else bytes.
 fn size_words(bytes: u64) -> String {
     const MIB: u64 = 1024 * 1024;
-    if bytes >= MIB && bytes % MIB == 0 { format!("{} MiB", bytes / MIB) } else { format!("{bytes} bytes") }
+    if bytes >= MIB && bytes.is_multiple_of(MIB) { format!("{} MiB", bytes / MIB) } else { format!("{bytes} bytes") }
 }
 
 /// Whether `path`, once every link is followed, is a regular file whose name ends in one of
@@ -166,6 +166,7 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let written = (|| {
         file.write_all(bytes)?;
         if let Ok(meta) = std::fs::metadata(&target) {
+            keep_owner(&file, &meta);
             file.set_permissions(meta.permissions())?;
         }
         file.sync_all()?;
@@ -176,6 +177,19 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         let _ = std::fs::remove_file(&temporary);
     }
     written
+}
+
+/// Gives the new file the original's owner and group, where this process may (root may; the
+/// owner of a file may keep its group when a member of it). Where it may not, the file is the
+/// writer's, as any file it makes.
+fn keep_owner(file: &std::fs::File, original: &std::fs::Metadata) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let _ = std::os::unix::fs::fchown(file, Some(original.uid()), Some(original.gid()));
+    }
+    #[cfg(not(unix))]
+    let _ = (file, original);
 }
 
 /// A new file in `dir` named after `name`, made with `create_new` so that nothing there is

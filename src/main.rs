@@ -304,7 +304,8 @@ fn with_listed(mut paths: Vec<PathBuf>, list: Option<&Path>) -> Result<Vec<PathB
         String::from_utf8(bytes).map_err(|_| "the list of paths on standard input is not UTF-8 text".to_string())?
     } else {
         shinpan::files::read_text(list, shinpan::files::MAX_LIST_BYTES).map_err(|e| {
-            let hint = if list.exists() && !list.is_file() { " (give `--files-from -` to read it from a pipe)" } else { "" };
+            let hint =
+                if list.exists() && !list.is_file() { " (give `--files-from -` to read it from a pipe)" } else { "" };
             format!("cannot read the list of paths {}: {}{hint}", list.display(), e.message())
         })?
     };

@@ -131,12 +131,15 @@ fn a_record_that_is_a_pipe_or_a_device_gets_its_own_verdict() {
         .iter()
         .map(|v| (v["file"].as_str().unwrap().rsplit('/').next().unwrap(), v["verdict"].as_str().unwrap()))
         .collect();
-    assert_eq!(&kinds[..4], [
-        ("a-first.yaml", "legal"),
-        ("b-pipe.pbn", "malformed"),
-        ("c-pipe.lin", "malformed"),
-        ("d-zero.pbn", "malformed")
-    ]);
+    assert_eq!(
+        &kinds[..4],
+        [
+            ("a-first.yaml", "legal"),
+            ("b-pipe.pbn", "malformed"),
+            ("c-pipe.lin", "malformed"),
+            ("d-zero.pbn", "malformed")
+        ]
+    );
     assert!(kinds[4..].iter().all(|(f, _)| f.starts_with("e-last.lin#")), "{kinds:?}");
     assert!(found[1]["errors"][0]["message"].as_str().unwrap().contains("named pipe"), "{:?}", found[1]);
     assert!(found[3]["errors"][0]["message"].as_str().unwrap().contains("device"), "{:?}", found[3]);
@@ -389,12 +392,15 @@ fn only_builtin_rules_follows_no_link_out_of_the_folder() {
         .iter()
         .map(|v| (v["file"].as_str().unwrap().rsplit("up/").next().unwrap(), v["verdict"].as_str().unwrap()))
         .collect();
-    assert_eq!(seen, [
-        ("a-real.yaml", "legal"),
-        ("b-inside.yaml", "legal"),
-        ("c-outside.yaml", "malformed"),
-        ("d-folder", "malformed")
-    ]);
+    assert_eq!(
+        seen,
+        [
+            ("a-real.yaml", "legal"),
+            ("b-inside.yaml", "legal"),
+            ("c-outside.yaml", "malformed"),
+            ("d-folder", "malformed")
+        ]
+    );
     assert!(found[2]["errors"][0]["message"].as_str().unwrap().contains("leads out of the folder"), "{found:?}");
     // Without the flag the operator's own links are followed as before.
     let ran = run(bin().args(["check", "--format", "json", &s.path("up")]));
@@ -432,7 +438,8 @@ fn a_stream_line_of_other_white_space_gets_a_verdict() {
 /// Every command that writes to standard output, each with arguments that make it write.
 fn writing_commands(scratch: &Scratch) -> Vec<Vec<String>> {
     let needs_format = scratch.write("needs-format.rules", &badly_laid_out());
-    let stream = scratch.write("games.jsonl", "{\"rules\": \"hangover\", \"players\": [\"aki\", \"ben\", \"chie\"], \"events\": []}\n");
+    let stream = scratch
+        .write("games.jsonl", "{\"rules\": \"hangover\", \"players\": [\"aki\", \"ben\", \"chie\"], \"events\": []}\n");
     let commands: Vec<Vec<&str>> = vec![
         vec!["check", "--format", "json", LEGAL],
         vec!["check", "--format", "human", LEGAL],
@@ -457,7 +464,8 @@ fn every_command_exits_74_when_its_output_is_a_full_disk() {
     let s = Scratch::new("full");
     for command in writing_commands(&s) {
         let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
-        let ran = finish(bin().args(&command).stdin(Stdio::null()).stdout(full).stderr(Stdio::piped()).spawn().unwrap());
+        let ran =
+            finish(bin().args(&command).stdin(Stdio::null()).stdout(full).stderr(Stdio::piped()).spawn().unwrap());
         assert_eq!(ran.code, 74, "{command:?}: {}", ran.err);
     }
 }
@@ -468,7 +476,8 @@ fn every_command_exits_74_when_its_output_pipe_is_closed() {
     for command in writing_commands(&s) {
         let (reader, writer) = std::io::pipe().unwrap();
         drop(reader);
-        let ran = finish(bin().args(&command).stdin(Stdio::null()).stdout(writer).stderr(Stdio::piped()).spawn().unwrap());
+        let ran =
+            finish(bin().args(&command).stdin(Stdio::null()).stdout(writer).stderr(Stdio::piped()).spawn().unwrap());
         assert_eq!(ran.code, 74, "{command:?}: {}", ran.err);
     }
 }
