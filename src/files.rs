@@ -149,14 +149,24 @@ pub fn real_file_with_extension(path: &Path, extensions: &[&str]) -> Result<Path
 /// Writes `bytes` to `path` so that the file is either what it was or the whole new text,
 /// never a part: the text goes to a new file beside it, is synced to the disk, then renamed
 /// over the original (a full disk fails the write, and the original is untouched). A link is
-/// followed: the file it leads to is replaced and the link stays. The original's permissions
-/// are kept.
+/// followed: the file it leads to is replaced and the link stays (a file the person edits
+/// through a link). The original's permissions and owner are kept.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let target = match std::fs::canonicalize(path) {
         Ok(real) => real,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => path.to_path_buf(),
         Err(e) => return Err(e),
     };
+    write_over(&target, bytes)
+}
+
+/// As `write_atomically`, but a link at `path` is replaced itself, never followed: for a file
+/// shinpan made in a folder others may write to, where a planted link could lead anywhere.
+pub fn replace_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    write_over(path, bytes)
+}
+
+fn write_over(target: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let dir = match target.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
@@ -165,13 +175,13 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let (temporary, mut file) = new_file_beside(&dir, &name)?;
     let written = (|| {
         file.write_all(bytes)?;
-        if let Ok(meta) = std::fs::metadata(&target) {
+        if let Some(meta) = std::fs::symlink_metadata(target).ok().filter(|m| m.is_file()) {
             keep_owner(&file, &meta);
             file.set_permissions(meta.permissions())?;
         }
         file.sync_all()?;
         drop(file);
-        std::fs::rename(&temporary, &target)
+        std::fs::rename(&temporary, target)
     })();
     if written.is_err() {
         let _ = std::fs::remove_file(&temporary);

@@ -896,7 +896,8 @@ fn is_import_of(name: &str, stem: &str) -> bool {
 /// whole or not at all.
 fn write_new(target: &Path, bytes: &[u8], overwrite: bool) -> Result<(), String> {
     if overwrite {
-        return shinpan::files::write_atomically(target, bytes).map_err(|e| shinpan::files::io_words(&e));
+        // A link planted in OUT is replaced, not followed.
+        return shinpan::files::replace_atomically(target, bytes).map_err(|e| shinpan::files::io_words(&e));
     }
     let words = |e: std::io::Error| format!("cannot write {}: {}", target.display(), shinpan::files::io_words(&e));
     let mut file = std::fs::OpenOptions::new().write(true).create_new(true).open(target).map_err(words)?;

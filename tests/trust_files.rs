@@ -332,6 +332,13 @@ fn import_refuses_to_replace_an_earlier_import_unless_told_to() {
     assert_eq!(ran.code, first_code, "{}", ran.err);
     assert_ne!(std::fs::read_to_string(&first).unwrap(), "edited by hand\n");
     assert_eq!(files_in(&out), written);
+    // A link planted in the folder in place of a file is replaced, and what it led to is not.
+    let victim = s.write("victim.txt", "not to be written\n");
+    std::fs::remove_file(&first).unwrap();
+    std::os::unix::fs::symlink(&victim, &first).unwrap();
+    assert_eq!(run(bin().args(["import", RECORD_PBN, "--out", &out, "--overwrite"])).code, first_code);
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "not to be written\n");
+    assert!(std::fs::symlink_metadata(&first).unwrap().is_file());
     // Files of other records in the folder are no reason to refuse.
     assert_eq!(run(bin().args(["import", RECORD_LIN, "--out", &out])).code, first_code);
 }
