@@ -822,11 +822,7 @@ fn rules_command(name: Option<&str>, source: bool) -> u8 {
                 // The file itself, byte for byte, into a pipe or a file (to be saved or read by
                 // a program); on a terminal, read by a person, its controls are escaped.
                 let shown = if std::io::stdout().is_terminal() { diag::printable(&text) } else { text.into() };
-                if say(&shown) {
-                    0
-                } else {
-                    WRITE_FAILED
-                }
+                if say(&shown) { 0 } else { WRITE_FAILED }
             }
             Err(why) => {
                 eprintln!("shinpan: `{name}` is no built-in rules name, and the file cannot be read: {why}");
