@@ -181,6 +181,12 @@ fn a_terminal_is_shown_no_control_from_a_file() {
     show("fmt --check", &["fmt", "--check", &messy, &bad_rules]);
     show("replay --at past the end", &["replay", "--at", "99", &game]);
     show("explain an unknown rule", &["explain", "no-such-rule", "--rules", &rules]);
+    // Where random games ended: the rules file's line, comment and all.
+    let ends = s.write(
+        "ends.rules",
+        &format!("game ends\nplayers 2..2\nscores zip_map(players, [0 for p in players])\nwinners []\nflow {{\n  finish // {TERMINAL}\n}}\n"),
+    );
+    show("play --stats", &["play", "--rules", &ends, "--stats", "--games", "2"]);
 
     for (what, code, text) in &shown {
         assert_printable(what, text);
