@@ -2,6 +2,7 @@
 //! related reports (a second file, such as the rules file beside a transcript).
 
 use miette::{Diagnostic, LabeledSpan, NamedSource, Severity, SourceCode};
+use std::borrow::Cow;
 use std::fmt;
 use std::sync::Arc;
 
@@ -203,24 +204,131 @@ pub fn render_fancy(diag: &Diag, color: bool) -> String {
 /// use a line of thousands of characters, and miette cannot show a column past 65,535.
 pub const MAX_SHOWN_LINE: usize = 160;
 
-/// The diagnostic with every overlong line of its source (and of its related ones) cut to a
-/// window around its first label, the labels moved to match. Line numbers stay as they are.
+/// The diagnostic as a person is shown it: its text, its labels, its file's name and source
+/// with controls escaped ([`printable`], the labels moved to match), and every overlong line
+/// of the source (and of its related ones) cut to a window around its first label. Line
+/// numbers stay as they are.
 pub fn displayable(d: &Diag) -> Diag {
     let mut out = d.clone();
+    out.message = printable(&d.message).into_owned();
+    out.help = d.help.as_deref().map(|h| printable(h).into_owned());
+    for (_, text) in &mut out.labels {
+        *text = printable(text).into_owned();
+    }
     out.related = d.related.iter().map(displayable).collect();
     let Some(source) = &d.source else { return out };
-    let text: &str = source.inner();
+    let escaped = Escaped::new(source.inner());
+    if let Some(escaped) = &escaped {
+        for (span, _) in &mut out.labels {
+            *span = escaped.map(span.start)..escaped.map(span.end);
+        }
+    }
+    let text: &str = escaped.as_ref().map_or(source.inner(), |e| &e.text);
+    let name = printable(source.name()).into_owned();
     if !text.split('\n').any(|l| l.len() > MAX_SHOWN_LINE) {
+        // The source is copied only when something in it is escaped.
+        let text = escaped.map_or_else(|| Arc::clone(source.inner()), |e| Arc::new(e.text));
+        out.source = Some(NamedSource::new(name, text));
         return out;
     }
-    let starts: Vec<usize> = d.labels.iter().map(|(s, _)| s.start).collect();
+    let starts: Vec<usize> = out.labels.iter().map(|(s, _)| s.start).collect();
     let cropped = Cropped::new(text, &starts);
     for (span, _) in &mut out.labels {
         let start = cropped.map(span.start);
         *span = start..cropped.map(span.end).max(start);
     }
-    out.source = Some(NamedSource::new(source.name(), Arc::new(cropped.text)));
+    out.source = Some(NamedSource::new(name, Arc::new(cropped.text)));
     out
+}
+
+/// Text from a file (a transcript, a record, a rules file, a file's name) as it may be shown
+/// on a terminal: every control character but a line break (`\n`, `\r\n`) and `\t` (C0, DEL,
+/// C1), and every bidirectional control (U+061C, U+200E/F, U+202A–E, U+2066–9), is written
+/// as its escape, `\u{1b}`, so that a file can neither move the cursor, clear the screen,
+/// retitle the window, sound the bell nor reorder what is shown. Distinct texts stay
+/// distinct: a run of backslashes right before an escape, or before a written `u{`, is
+/// doubled (`\u{1b}` written in a file is shown `\\u{1b}`). Text with nothing to escape is
+/// returned as it is.
+pub fn printable(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(hidden) && !text.contains("\\u{") {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    escape_into(text, &mut out, |_, _| {});
+    Cow::Owned(out)
+}
+
+/// Whether a character is shown escaped (wherever it stands; `\r` not before `\n`).
+fn hidden(c: char) -> bool {
+    (c.is_control() && c != '\n' && c != '\t')
+        || matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+/// Whether `c`, followed by `after`, is escaped: a `\r` that ends a line is not.
+fn escaped(c: char, after: &str) -> bool {
+    hidden(c) && !(c == '\r' && after.starts_with('\n'))
+}
+
+/// Writes `text` escaped to `out`, telling `grew` each offset of `text` where the output
+/// grew and by how many bytes (for moving spans).
+fn escape_into(text: &str, out: &mut String, mut grew: impl FnMut(usize, usize)) {
+    let mut at = 0;
+    while let Some(c) = text[at..].chars().next() {
+        let rest = &text[at..];
+        if c == '\\' {
+            let run = rest.len() - rest.trim_start_matches('\\').len();
+            let after = &rest[run..];
+            let next = after.chars().next();
+            out.push_str(&rest[..run]);
+            if after.starts_with("u{") || next.is_some_and(|n| escaped(n, &after[n.len_utf8()..])) {
+                out.push_str(&rest[..run]);
+                grew(at, run);
+            }
+            at += run;
+            continue;
+        }
+        let after = &rest[c.len_utf8()..];
+        if escaped(c, after) {
+            let before = out.len();
+            out.extend(c.escape_unicode());
+            grew(at, out.len() - before - c.len_utf8());
+        } else {
+            out.push(c);
+        }
+        at += c.len_utf8();
+    }
+}
+
+/// A source escaped for showing ([`printable`]), and how to find an old offset in it.
+struct Escaped {
+    text: String,
+    /// Each offset of the old text where the new one grew, with how much it had grown in all
+    /// once past it.
+    grown: Vec<(usize, usize)>,
+}
+
+impl Escaped {
+    /// `None` when the source has nothing to escape.
+    fn new(old: &str) -> Option<Escaped> {
+        if !old.chars().any(hidden) && !old.contains("\\u{") {
+            return None;
+        }
+        let mut text = String::with_capacity(old.len() + 16);
+        let mut grown = vec![];
+        let mut total = 0;
+        escape_into(old, &mut text, |at, by| {
+            total += by;
+            grown.push((at, total));
+        });
+        (!grown.is_empty()).then_some(Escaped { text, grown })
+    }
+
+    /// Where an old offset is in the new text: moved by what grew before it.
+    fn map(&self, offset: usize) -> usize {
+        let i = self.grown.partition_point(|(at, _)| *at < offset);
+        let by = i.checked_sub(1).and_then(|i| self.grown.get(i)).map_or(0, |(_, total)| *total);
+        (offset + by).min(self.text.len())
+    }
 }
 
 /// A text whose long lines were cut, and how to find an old offset in it.

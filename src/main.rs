@@ -10,6 +10,15 @@ use shinpan::report::check::{Checker, Report, Verdict};
 use shinpan::transcript::{Problem, Yaml};
 use shinpan::{diag, report::render};
 
+/// Every message on standard error is shown with controls escaped (`diag::printable`): the
+/// names of files and the text read from them reach it. (Diagnostics are escaped where they
+/// are rendered, and printed with `eprint!`, their colours intact.)
+macro_rules! eprintln {
+    ($($arg:tt)*) => {
+        std::eprintln!("{}", shinpan::diag::printable(&format!($($arg)*)))
+    };
+}
+
 /// mimalloc: the interpreter builds and drops many small lists and maps, and mimalloc's
 /// per-thread free lists make that about a tenth faster than the system allocator
 /// (`scripts/bench.sh`, playouts).
@@ -748,7 +757,7 @@ fn lint(paths: &[PathBuf]) -> u8 {
         let label = f.display().to_string();
         let compiled = std::panic::catch_unwind(|| shinpan::compile_in(&label, &text, &dir).map(|_| ()));
         let said = match compiled {
-            Ok(Ok(())) => say(&format!("{label}: ok\n")),
+            Ok(Ok(())) => say(&diag::printable(&format!("{label}: ok\n"))),
             Ok(Err(diags)) => {
                 worst = 2;
                 say(&diags.iter().map(|d| diag::render_fancy(d, color())).collect::<String>())
@@ -797,7 +806,7 @@ fn fmt(paths: &[PathBuf], check: bool) -> u8 {
         }
         if check {
             let diff = similar::TextDiff::from_lines(&text, &formatted);
-            if !say(&diff.unified_diff().header(&label, &label).to_string()) {
+            if !say(&diag::printable(&diff.unified_diff().header(&label, &label).to_string())) {
                 return WRITE_FAILED;
             }
             worst = worst.max(1);
@@ -921,11 +930,10 @@ fn rules_command(name: Option<&str>, source: bool) -> u8 {
         };
         return match text {
             Ok(text) => {
-                if say(&text) {
-                    0
-                } else {
-                    WRITE_FAILED
-                }
+                // The file itself, byte for byte, into a pipe or a file (to be saved or read by
+                // a program); on a terminal, read by a person, its controls are escaped.
+                let shown = if std::io::stdout().is_terminal() { diag::printable(&text) } else { text.into() };
+                if say(&shown) { 0 } else { WRITE_FAILED }
             }
             Err(why) => {
                 eprintln!("shinpan: `{name}` is no built-in rules name, and the file cannot be read: {why}");
@@ -1028,8 +1036,12 @@ fn explain_command(rule: &str, rules: Option<&str>) -> u8 {
 }
 
 /// A game's players, parameters as declared (type, range, default) and rule ids in check
-/// order, with the file each comes from.
+/// order, with the file each comes from; controls from the rules file shown escaped.
 fn describe_rules(name: &str) -> String {
+    diag::printable(&described(name)).into_owned()
+}
+
+fn described(name: &str) -> String {
     let program = match Checker::new(None).program(name, Path::new(".")) {
         Ok(p) => p,
         Err(_) => return format!("{name} (has errors; run `shinpan lint`)\n"),

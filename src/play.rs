@@ -182,8 +182,13 @@ impl Stats {
         })
     }
 
-    /// The figures as a table for a person.
+    /// The figures as a table for a person (the rules file's lines where games ended shown
+    /// with their controls escaped).
     pub fn human(&self, seconds: f64) -> String {
+        crate::diag::printable(&self.table(seconds)).into_owned()
+    }
+
+    fn table(&self, seconds: f64) -> String {
         let rate = if seconds > 0.0 { self.events as f64 / seconds } else { 0.0 };
         let mut out = format!("{} games, {} events, {rate:.0} events per second\n", self.games, self.events);
         let mean = self.mean(self.events as f64);

@@ -207,18 +207,25 @@ pub fn summary(r: &Report) -> String {
             .flatten()
             .map(|p| format!(" {p},"))
             .collect();
-    format!(
+    let line = format!(
         "{}:{place} {} ({}{scores}{winners})",
         r.file,
         r.verdict.word(),
         if r.finished { "finished" } else { "not finished" }
-    )
+    );
+    // The file's name, the players', the board's: controls in them are shown escaped.
+    diag::printable(&line).into_owned()
 }
 
 /// What a rule id means in a game, for a judge: its text, the rulebook section it cites,
 /// whether a move breaking it stands, and each place the rules file checks it (file, line and
-/// the line itself). `None` when the game has no such rule.
+/// the line itself). `None` when the game has no such rule. Controls from the rules file
+/// are shown escaped.
 pub fn explain(program: &Program, rule: &str) -> Option<String> {
+    explained(program, rule).map(|text| diag::printable(&text).into_owned())
+}
+
+fn explained(program: &Program, rule: &str) -> Option<String> {
     let index = program.rules.iter().position(|r| r.id == rule)?;
     let info = &program.rules[index];
     let shared = crate::resolve::SHARED_RULES.iter().find(|(id, _)| *id == rule).map(|(_, text)| *text);
@@ -325,7 +332,13 @@ pub fn replay(r: &Report) -> Vec<ReplayStep<'_>> {
 }
 
 impl ReplayStep<'_> {
+    /// The event as written, the state and the violations, for a person (controls from the
+    /// transcript and the rules file shown escaped).
     pub fn human(&self) -> String {
+        diag::printable(&self.human_raw()).into_owned()
+    }
+
+    fn human_raw(&self) -> String {
         let mut out = format!("event {} (line {}): {}\n", self.event, self.line, self.written.trim());
         for v in &self.violations {
             let stands = if v.stood == Some(true) { " (the move stands)" } else { "" };

@@ -25,9 +25,26 @@ pub fn page(r: &Report) -> Option<String> {
         "cards": cards(program),
         "steps": crate::report::render::replay(r).iter().map(|s| step(program, s)).collect::<Vec<_>>(),
     });
-    // `</` would end the script element the data sits in.
-    let data = data.to_string().replace("</", "<\\/");
-    Some(TEMPLATE.replace("/*DATA*/", &data))
+    Some(TEMPLATE.replace("/*DATA*/", &embeddable(&data.to_string())))
+}
+
+/// JSON as a script element may hold it, whatever its strings hold: `<`, `>` and `&` as
+/// `\u003c`, `\u003e` and `\u0026` (so no `</script>` ends the element and no `<!--` turns
+/// its end into text), and U+2028, U+2029 as `\u2028`, `\u2029`. These characters stand only
+/// inside JSON strings, where the escapes mean the same characters.
+pub fn embeddable(json: &str) -> String {
+    let mut out = String::with_capacity(json.len());
+    for c in json.chars() {
+        match c {
+            '<' => out.push_str("\\u003c"),
+            '>' => out.push_str("\\u003e"),
+            '&' => out.push_str("\\u0026"),
+            '\u{2028}' => out.push_str("\\u2028"),
+            '\u{2029}' => out.push_str("\\u2029"),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// Each card's code with its group, which colours its chip: its `suit`, `color` or `colour`
