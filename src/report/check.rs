@@ -211,9 +211,9 @@ const MAX_CACHED_PROGRAMS: usize = 64;
 /// Most values a whole replay writes of the states after its events (`replay --format json`
 /// and the judge's page): each step gets an even share of what the steps before it left, so a
 /// long game of large states is cut (`…`, and `"truncated": true` on the step) rather than
-/// written as gigabytes. A game of a thousand events with a state of a thousand values each
-/// fits whole.
-pub const MAX_REPLAY_JSON_VALUES: usize = 1_000_000;
+/// written as gigabytes. A game of 500 events with a state of 1,000 values each fits whole; at
+/// the limit the page is a few megabytes and the run's memory a few hundred.
+pub const MAX_REPLAY_JSON_VALUES: usize = 500_000;
 
 /// Envelopes kept at once (`Checker::envelope_of`); past this that cache starts again.
 const MAX_CACHED_ENVELOPES: usize = 256;
