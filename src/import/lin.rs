@@ -61,7 +61,8 @@ impl Record<'_> {
 
     fn deal(&self, number: usize) -> Deal {
         let line = self.pairs.iter().find(|p| p.key == "md").map_or(1, |p| p.line);
-        let board = self.value("ah").map(|a| a.trim().trim_start_matches("Board").trim().to_string());
+        let board =
+            self.value("ah").map(|a| super::capped(a.trim().trim_start_matches("Board").trim(), super::MAX_ECHOED_TAG));
         Deal { number, line, board, room: None, transcript: self.transcript() }
     }
 
@@ -81,13 +82,16 @@ impl Record<'_> {
     fn meta(&self) -> Json {
         let mut meta = serde_json::Map::new();
         if let Some(board) = self.value("ah") {
-            meta.insert("board".into(), json!(board.trim()));
+            meta.insert("board".into(), json!(super::capped(board.trim(), super::MAX_META_TAG)));
         }
         // `pn|S,W,N,E|`: South, West, North, East.
         if let Some(names) = self.names {
             let order = ["S", "W", "N", "E"];
-            let names: serde_json::Map<String, Json> =
-                order.iter().zip(names.split(',')).map(|(s, n)| (s.to_string(), json!(n.trim()))).collect();
+            let names: serde_json::Map<String, Json> = order
+                .iter()
+                .zip(names.split(','))
+                .map(|(s, n)| (s.to_string(), json!(super::capped(n.trim(), super::MAX_META_TAG))))
+                .collect();
             meta.insert("names".into(), Json::Object(names));
         }
         Json::Object(meta)
@@ -141,11 +145,9 @@ impl Record<'_> {
                     }
                 }
                 "mc" => {
-                    let n: i64 = p
-                        .value
-                        .trim()
-                        .parse()
-                        .map_err(|_| format!("line {}: `mc|{}|` is not a trick count", p.line, p.value))?;
+                    let n: i64 = p.value.trim().parse().map_err(|_| {
+                        format!("line {}: `mc|{}|` is not a trick count", p.line, crate::transcript::cut(&p.value))
+                    })?;
                     events.push(json!({"by": SEATS[declarer], "claim": n}));
                     events.push(json!({"by": "table", "result": n}));
                     return Ok(());
@@ -196,8 +198,11 @@ fn hand(text: &str) -> Result<Vec<String>, String> {
         match c.to_ascii_uppercase() {
             s @ ('S' | 'H' | 'D' | 'C') => suit = Some(s),
             r => {
-                let s = suit.ok_or_else(|| format!("the hand `{text}` gives a rank before a suit"))?;
-                cards.push(b::card(&format!("{s}{r}")).ok_or_else(|| format!("`{r}` is not a rank (in `{text}`)"))?);
+                let quoted = || crate::transcript::cut(text);
+                let s = suit.ok_or_else(|| format!("the hand `{}` gives a rank before a suit", quoted()))?;
+                cards.push(
+                    b::card(&format!("{s}{r}")).ok_or_else(|| format!("`{r}` is not a rank (in `{}`)", quoted()))?,
+                );
             }
         }
     }

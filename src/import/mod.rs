@@ -9,6 +9,26 @@ pub mod pbn;
 
 use serde_json::Value as Json;
 
+/// Most characters of a record's board or room a deal keeps (`Deal::board`, `Deal::room`),
+/// which every verdict and summary line of the deal echoes: past it the rest is `…`. A tag
+/// inherited with `#` (PBN) may be a megabyte, and copied into each of a thousand deals it
+/// would make output and memory grow with deals times tag, not with the file.
+pub const MAX_ECHOED_TAG: usize = 200;
+
+/// Most characters of a record's tag or value a deal's transcript keeps in its `meta` (event,
+/// site, date, board, room, score, players' names): past it the rest is `…`, for the same
+/// reason. Nothing in `meta` is checked; what is (the deal, the calls, the cards) is parsed
+/// into events whose size does not depend on the tag's.
+pub const MAX_META_TAG: usize = 1_000;
+
+/// `text` cut at `chars` characters, `…` marking a cut.
+pub fn capped(text: &str, chars: usize) -> String {
+    match text.char_indices().nth(chars) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text.to_string(),
+    }
+}
+
 /// One deal of a record file, as a transcript or as the reason it cannot be one.
 #[derive(Debug)]
 pub struct Deal {
@@ -16,7 +36,9 @@ pub struct Deal {
     pub number: usize,
     /// The line of the file where the deal starts.
     pub line: usize,
+    /// The deal's board, as the record names it (at most `MAX_ECHOED_TAG` characters).
     pub board: Option<String>,
+    /// The room of a team match (at most `MAX_ECHOED_TAG` characters).
     pub room: Option<String>,
     pub transcript: Result<Json, String>,
 }

@@ -2,6 +2,7 @@
 //! transcript, following rules/bridge.md section 11 and rulings B18-B23.
 
 use std::collections::HashMap;
+use std::rc::Rc;
 
 use serde_json::{Value as Json, json};
 
@@ -19,14 +20,15 @@ enum Token {
 
 /// The deals of a PBN file, in order.
 pub fn deals(text: &str) -> Vec<Deal> {
-    let mut previous: HashMap<String, String> = HashMap::new();
+    let mut previous: Tags = HashMap::new();
     let mut out = vec![];
     for game in games(scan(text)) {
         let Some(line) = game.iter().find_map(tag_line) else { continue };
         let tags = inherited_tags(&game, &mut previous);
         let number = out.len() + 1;
         let transcript = Game { tokens: &game, tags: &tags }.transcript();
-        out.push(Deal { number, line, board: tags.get("Board").cloned(), room: tags.get("Room").cloned(), transcript });
+        let echoed = |name: &str| tags.get(name).map(|v| super::capped(v, super::MAX_ECHOED_TAG));
+        out.push(Deal { number, line, board: echoed("Board"), room: echoed("Room"), transcript });
     }
     out
 }
@@ -38,16 +40,23 @@ fn tag_line(t: &Token) -> Option<usize> {
     }
 }
 
-/// The tags of a game, a `#` value taking the previous game's value of the tag (PBN 4.8).
-fn inherited_tags(game: &[Token], previous: &mut HashMap<String, String>) -> HashMap<String, String> {
+/// A game's tags by name. A value is shared, not copied, by each later game that inherits it.
+type Tags = HashMap<String, Rc<str>>;
+
+/// The tags of a game, a `#` value taking the previous game's value of the tag (PBN 4.8): the
+/// same value, shared, so a megabyte tag inherited by a thousand games is held once.
+fn inherited_tags(game: &[Token], previous: &mut Tags) -> Tags {
     let mut tags = HashMap::new();
     for t in game {
         if let Token::Tag { name, value, .. } = t {
+            if tags.contains_key(name) {
+                continue;
+            }
             let value = match value.as_str() {
-                "#" | "##" => previous.get(name).cloned().unwrap_or_default(),
-                _ => value.clone(),
+                "#" | "##" => previous.get(name).cloned().unwrap_or_else(|| Rc::from("")),
+                _ => Rc::from(value.as_str()),
             };
-            tags.entry(name.clone()).or_insert(value);
+            tags.insert(name.clone(), value);
         }
     }
     *previous = tags.clone();
@@ -153,7 +162,7 @@ fn tag(text: &str, line: usize) -> Result<(Token, &str), String> {
 /// One game's tokens and its tags (after inheritance).
 struct Game<'a> {
     tokens: &'a [Token],
-    tags: &'a HashMap<String, String>,
+    tags: &'a Tags,
 }
 
 /// A call or card of a section with its annotations.
@@ -166,7 +175,7 @@ struct Item {
 
 impl Game<'_> {
     fn tag(&self, name: &str) -> Option<&str> {
-        self.tags.get(name).map(String::as_str).filter(|v| !v.is_empty())
+        self.tags.get(name).map(|v| &**v).filter(|v| !v.is_empty())
     }
 
     fn transcript(&self) -> Result<Json, String> {
@@ -195,12 +204,12 @@ impl Game<'_> {
         ];
         for (key, tag) in keys {
             if let Some(v) = self.tag(tag) {
-                meta.insert(key.into(), json!(v));
+                meta.insert(key.into(), json!(super::capped(v, super::MAX_META_TAG)));
             }
         }
         let names: serde_json::Map<String, Json> = [("N", "North"), ("E", "East"), ("S", "South"), ("W", "West")]
             .iter()
-            .filter_map(|(s, tag)| self.tag(tag).map(|n| (s.to_string(), json!(n))))
+            .filter_map(|(s, tag)| self.tag(tag).map(|n| (s.to_string(), json!(super::capped(n, super::MAX_META_TAG)))))
             .collect();
         meta.insert("names".into(), Json::Object(names));
         Json::Object(meta)
@@ -211,7 +220,8 @@ impl Game<'_> {
     fn hands(&self) -> Result<[Vec<String>; 4], String> {
         let deal = self.tag("Deal").ok_or("the [Deal] tag is missing")?;
         let (first, hands) = deal.split_once(':').ok_or("the [Deal] tag does not start with a seat and `:`")?;
-        let first = b::seat(first).ok_or_else(|| format!("the [Deal] tag starts with `{first}`, not a seat"))?;
+        let first = b::seat(first)
+            .ok_or_else(|| format!("the [Deal] tag starts with `{}`, not a seat", crate::transcript::cut(first)))?;
         let hands: Vec<&str> = hands.split_whitespace().collect();
         if hands.len() != 4 {
             return Err(format!("the [Deal] tag gives {} hands, not 4", hands.len()));
@@ -434,7 +444,10 @@ fn hand_cards(hand: &str) -> Result<Vec<String>, String> {
     let mut cards = vec![];
     for (suit, ranks) in "SHDC".chars().zip(suits) {
         for r in ranks.chars().filter(|r| *r != '-') {
-            cards.push(b::card(&format!("{suit}{r}")).ok_or_else(|| format!("`{r}` is not a rank (in `{hand}`)"))?);
+            cards.push(
+                b::card(&format!("{suit}{r}"))
+                    .ok_or_else(|| format!("`{r}` is not a rank (in `{}`)", crate::transcript::cut(hand)))?,
+            );
         }
     }
     Ok(cards)

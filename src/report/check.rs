@@ -7,6 +7,7 @@ use std::rc::Rc;
 use crate::diag::Diag;
 use crate::program::Program;
 use crate::program::value::Value;
+use crate::report::values::JsonBudget;
 use crate::run::{Machine, Outcome, Source};
 use crate::transcript::decode::{Envelope, Malformed, envelope, events};
 use crate::transcript::{Problem, RawTranscript, Yaml, read};
@@ -91,6 +92,8 @@ pub struct Step {
     pub state: serde_json::Map<String, serde_json::Value>,
     /// The same state as lines for a person.
     pub state_lines: Vec<String>,
+    /// Whether `state` left values out (`…`) for want of the replay's budget.
+    pub cut: bool,
 }
 
 /// A line the rules' `note` statement wrote, placed in the transcript and in the rules file.
@@ -142,6 +145,9 @@ pub struct Report {
     pub board: Option<String>,
     /// The room of a team match (`open`, `closed`), where the record gives it.
     pub room: Option<String>,
+    /// Whether the verdict line left values out for want of budget (`MAX_JSON_VALUES` in all):
+    /// the line then says `"truncated": true`, and `…` stands where values were left out.
+    pub truncated: bool,
     /// The fuel the rules burnt judging it (0 when it was not run): the work the fuel limit
     /// counts, the same for the same rules and events however the evaluator is built.
     pub fuel_spent: u64,
@@ -198,6 +204,7 @@ impl Report {
             program: None,
             board: None,
             room: None,
+            truncated: false,
             fuel_spent: 0,
             conditions_remembered: 0,
             calls_remembered: 0,
@@ -208,6 +215,13 @@ impl Report {
 /// Compiled rules kept at once; past this the cache starts again, so that a corpus naming
 /// ever new rules files cannot grow memory without end.
 const MAX_CACHED_PROGRAMS: usize = 64;
+
+/// Most values a whole replay writes of the states after its events (`replay --format json`
+/// and the judge's page): each step gets an even share of what the steps before it left, so a
+/// long game of large states is cut (`…`, and `"truncated": true` on the step) rather than
+/// written as gigabytes. A game of 500 events with a state of 1,000 values each fits whole; at
+/// the limit the page is a few megabytes and the run's memory a few hundred.
+pub const MAX_REPLAY_JSON_VALUES: usize = 500_000;
 
 /// Envelopes kept at once (`Checker::envelope_of`); past this that cache starts again.
 const MAX_CACHED_ENVELOPES: usize = 256;
@@ -564,13 +578,50 @@ fn report(
     events: &[crate::run::Event],
     outcome: Outcome,
 ) -> Report {
-    let violations: Vec<Broken> = outcome
-        .stood
+    // One budget for everything the verdict line writes of the game's values: the scores
+    // first (each may share the same huge value), then each violation's state, history and
+    // legal events.
+    let mut budget = JsonBudget::new(crate::report::values::MAX_JSON_VALUES);
+    let scores = match crate::report::values::value_json_within(program, players, &outcome.scores, &mut budget) {
+        serde_json::Value::Object(m) => m.into_iter().collect(),
+        _ => vec![],
+    };
+    let broken: Vec<&crate::run::Violation> = outcome.stood.iter().chain(outcome.violation.iter()).collect();
+    let violations: Vec<Broken> = broken
         .iter()
-        .chain(outcome.violation.iter())
-        .map(|v| {
+        .enumerate()
+        .map(|(n, v)| {
             let event = events.get(v.event);
             let rule = program.rules.get(v.rule as usize);
+            // Each violation gets an even share of what is left, and within it the state, the
+            // history and the legal events a third each (what one leaves goes on to the next).
+            let mut part = budget.split_off(budget.left() / (broken.len() - n));
+            let state = part.share(3, |b| crate::report::values::state_json(program, players, &v.state, b));
+            let history = v
+                .history
+                .iter()
+                .enumerate()
+                .map(|(h, (var, changes))| {
+                    let name = program.vars[*var as usize].name.clone();
+                    let lines = crate::report::values::change_lines(program, players, events, changes);
+                    // Shared among the history's variables and the legal events after them.
+                    let parts = v.history.len() - h + 1;
+                    let json = part
+                        .share(parts, |b| crate::report::values::changes_json(program, players, events, changes, b));
+                    (name, json, lines)
+                })
+                .collect();
+            let mut legal_events = vec![];
+            for (i, k) in v.legal_events.iter().enumerate() {
+                // Past the budget the list stops (`legal_count` still says how many there were).
+                if part.left() == 0 {
+                    part.mark_cut();
+                    break;
+                }
+                let parts = v.legal_events.len() - i;
+                legal_events.push(part.share(parts, |b| crate::report::values::candidate_json(program, players, k, b)));
+            }
+            budget.give_back(part);
             Broken {
                 rule: rule.map_or(String::new(), |r| r.id.clone()),
                 event: v.event,
@@ -580,33 +631,17 @@ fn report(
                 spec_span: v.spec_span.clone(),
                 rule_text: rule.map_or(String::new(), |r| r.text.clone()),
                 legal: v.legal.clone(),
-                legal_events: v
-                    .legal_events
-                    .iter()
-                    .map(|k| crate::report::values::candidate_json(program, players, k))
-                    .collect(),
+                legal_events,
                 legal_count: v.legal_count,
                 stood: None,
-                state: crate::report::values::state_json(program, players, &v.state),
+                state,
                 state_lines: crate::report::values::state_lines(program, players, &v.state),
-                history: v
-                    .history
-                    .iter()
-                    .map(|(var, changes)| {
-                        let name = program.vars[*var as usize].name.clone();
-                        let lines = crate::report::values::change_lines(program, players, events, changes);
-                        (name, crate::report::values::changes_json(program, players, events, changes), lines)
-                    })
-                    .collect(),
+                history,
             }
         })
         .collect();
+    let truncated = budget.was_cut();
     let verdict = if violations.is_empty() { Verdict::Legal } else { Verdict::Illegal };
-    // One budget for the whole map: each score may share the same huge value.
-    let scores = match crate::report::values::value_json(program, players, &outcome.scores) {
-        serde_json::Value::Object(m) => m.into_iter().collect(),
-        _ => vec![],
-    };
     let winners = match &outcome.winners {
         Value::List(l) => l.iter().take(MAX_WINNERS).map(|p| crate::run::show(program, players, p)).collect(),
         _ => vec![],
@@ -624,18 +659,28 @@ fn report(
             }
         })
         .collect();
+    // The replay as a whole has one budget: each step in turn gets an even share of what is
+    // left, and what a step leaves unspent goes on to the next.
+    let mut replay_budget = JsonBudget::new(MAX_REPLAY_JSON_VALUES);
+    let kept = outcome.states.len();
     let steps = outcome
         .states
         .iter()
-        .filter_map(|(i, state)| {
+        .enumerate()
+        .filter_map(|(n, (i, state))| {
             let e = events.get(*i)?;
+            let mut share = replay_budget.split_off(replay_budget.left() / (kept - n).max(1));
+            let state_json = crate::report::values::state_json(program, players, state, &mut share);
+            let cut = share.was_cut();
+            replay_budget.give_back(share);
             Some(Step {
                 event: *i,
                 line: e.line,
                 span: e.span.clone(),
                 action: crate::report::values::action_json(program, players, &e.actor, e.action, &e.arg),
-                state: crate::report::values::state_json(program, players, state),
+                state: state_json,
                 state_lines: crate::report::values::state_lines(program, players, state),
+                cut,
             })
         })
         .collect();
@@ -656,6 +701,7 @@ fn report(
         program: Some(program.clone()),
         board: None,
         room: None,
+        truncated,
         fuel_spent: outcome.fuel_spent,
         conditions_remembered: outcome.conditions_remembered,
         calls_remembered: outcome.calls_remembered,

@@ -78,6 +78,10 @@ pub fn json_line(r: &Report) -> String {
     if !r.notes.is_empty() {
         o.insert("notes".into(), Json::Array(r.notes.iter().map(note_json).collect()));
     }
+    if r.truncated {
+        // Values were left out (`…`) for want of budget: a program need not search for them.
+        o.insert("truncated".into(), json!(true));
+    }
     o.insert("schema_version".into(), json!(SCHEMA_VERSION));
     Json::Object(o).to_string()
 }
@@ -295,6 +299,8 @@ pub struct ReplayStep<'r> {
     pub state_lines: &'r [String],
     /// The state is the one before the event: the game did not go past it.
     pub before: bool,
+    /// The state left values out (`…`) for want of budget.
+    pub cut: bool,
     pub violations: Vec<&'r crate::report::check::Broken>,
 }
 
@@ -312,6 +318,7 @@ pub fn replay(r: &Report) -> Vec<ReplayStep<'_>> {
             state: &s.state,
             state_lines: &s.state_lines,
             before: false,
+            cut: s.cut,
             violations: r.violations.iter().filter(|v| v.event == s.event).collect(),
         })
         .collect();
@@ -325,6 +332,7 @@ pub fn replay(r: &Report) -> Vec<ReplayStep<'_>> {
             state: &v.state,
             state_lines: &v.state_lines,
             before: true,
+            cut: r.truncated,
             violations: vec![v],
         });
     }
@@ -365,6 +373,9 @@ impl ReplayStep<'_> {
         }
         line[if self.before { "state_before" } else { "state_after" }] = Json::Object(self.state.clone());
         line["violations"] = Json::Array(violations);
+        if self.cut {
+            line["truncated"] = json!(true);
+        }
         line.to_string()
     }
 }

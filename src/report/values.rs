@@ -7,34 +7,142 @@ use crate::program::Program;
 use crate::program::value::Value;
 use crate::run::show;
 
-/// A legal action as a transcript event: `{"by": PLAYER, ACTION: ARG}`.
-pub fn candidate_json(prog: &Program, players: &[String], k: &crate::run::Candidate) -> Json {
-    action_json(prog, players, &k.actor, k.action, &k.arg)
+/// A legal action as a transcript event: `{"by": PLAYER, ACTION: ARG}`, written within
+/// `budget`.
+pub fn candidate_json(prog: &Program, players: &[String], k: &crate::run::Candidate, budget: &mut JsonBudget) -> Json {
+    action_within(prog, players, &k.actor, k.action, &k.arg, budget)
 }
 
-/// An action as a transcript event: `{"by": ACTOR, ACTION: ARG}`.
+/// An action as a transcript event: `{"by": ACTOR, ACTION: ARG}`, its argument with a budget
+/// of its own (an event of a transcript, or of a game played, is as large as what was read or
+/// made).
 pub fn action_json(prog: &Program, players: &[String], actor: &Value, action: u16, arg: &Value) -> Json {
+    action_within(prog, players, actor, action, arg, &mut JsonBudget::new(MAX_JSON_VALUES))
+}
+
+fn action_within(
+    prog: &Program,
+    players: &[String],
+    actor: &Value,
+    action: u16,
+    arg: &Value,
+    budget: &mut JsonBudget,
+) -> Json {
     let mut m = Map::new();
-    m.insert("by".into(), json!(crate::run::show(prog, players, actor)));
-    m.insert(prog.actions[action as usize].name.clone(), value_json(prog, players, arg));
+    let by = budget.text(show(prog, players, actor));
+    m.insert("by".into(), json!(by));
+    m.insert(prog.actions[action as usize].name.clone(), json_within(prog, players, arg, budget));
     Json::Object(m)
 }
 
-/// A value in transcript words: players by name, cards by code, maps as objects.
+/// A value in transcript words: players by name, cards by code, maps as objects; at most
+/// `MAX_JSON_VALUES` values of it are written.
 pub fn value_json(prog: &Program, players: &[String], v: &Value) -> Json {
-    let mut budget = MAX_JSON_VALUES;
-    json_within(prog, players, v, &mut budget)
+    json_within(prog, players, v, &mut JsonBudget::new(MAX_JSON_VALUES))
 }
 
-/// Most values one score (or state) is written with: past it, the rest is `"…"`, since a
-/// list shared a million times inside another is small in memory but not in JSON.
+/// A value in transcript words, written within `budget` (shared with whatever else the same
+/// output writes).
+pub fn value_json_within(prog: &Program, players: &[String], v: &Value, budget: &mut JsonBudget) -> Json {
+    json_within(prog, players, v, budget)
+}
+
+/// Most values one verdict line writes: its scores, and each violation's state, history and
+/// legal events, all together (`JsonBudget`); past it, the rest is `"…"` and the line says
+/// `"truncated": true`. A list shared a million times inside another is small in memory but
+/// not in JSON, and a thousand legal events may each hold the whole state: a budget per value
+/// would let one line grow to gigabytes. A standalone value (`value_json`) has one of its own.
 pub const MAX_JSON_VALUES: usize = 100_000;
 
-fn json_within(prog: &Program, players: &[String], v: &Value, budget: &mut usize) -> Json {
-    if *budget == 0 {
+/// Bytes of text that count as one value against a `JsonBudget` (the measure `Value::weight`
+/// uses too): a text shared a thousand times is charged for its length each time it is
+/// written, so a budget of values bounds the bytes written as well.
+pub const TEXT_BYTES_PER_VALUE: usize = 16;
+
+/// What one output may still write, in values: each value written costs one, a text (a
+/// string, a name, a map's key) one more for each `TEXT_BYTES_PER_VALUE` bytes. Every value is
+/// charged each time it is written, however often it is shared in memory.
+#[derive(Debug, Clone)]
+pub struct JsonBudget {
+    left: usize,
+    cut: bool,
+}
+
+impl JsonBudget {
+    /// A budget of `values` values.
+    pub fn new(values: usize) -> JsonBudget {
+        JsonBudget { left: values, cut: false }
+    }
+
+    /// The values still to be written.
+    pub fn left(&self) -> usize {
+        self.left
+    }
+
+    /// Whether something was left out for want of budget (a `…` was written in its place).
+    pub fn was_cut(&self) -> bool {
+        self.cut
+    }
+
+    /// Takes `n` values of what is left for another output (a replay step's share); what that
+    /// output leaves unspent comes back with `give_back`.
+    pub fn split_off(&mut self, n: usize) -> JsonBudget {
+        let n = n.min(self.left);
+        self.left -= n;
+        JsonBudget { left: n, cut: false }
+    }
+
+    /// Returns what a budget taken with `split_off` did not spend, and whether it was cut.
+    pub fn give_back(&mut self, part: JsonBudget) {
+        self.left += part.left;
+        self.cut |= part.cut;
+    }
+
+    /// Charges one value; false (and marks the cut) when nothing is left.
+    fn one(&mut self) -> bool {
+        if self.left == 0 {
+            self.cut = true;
+            return false;
+        }
+        self.left -= 1;
+        true
+    }
+
+    /// Runs `write` with an even share of what is left, as one of `parts` parts still to be
+    /// written (the last of them gets all of it); what `write` leaves unspent comes back, to go
+    /// on to the parts after it. One huge part then cannot crowd out the small ones after it.
+    pub fn share<T>(&mut self, parts: usize, write: impl FnOnce(&mut JsonBudget) -> T) -> T {
+        let mut part = self.split_off(self.left / parts.max(1));
+        let out = write(&mut part);
+        self.give_back(part);
+        out
+    }
+
+    /// Marks that something was left out.
+    pub fn mark_cut(&mut self) {
+        self.cut = true;
+    }
+
+    /// Charges a text by its length (its one value already paid): one that does not fit is
+    /// cut to what is left, with `…`, and the budget is spent.
+    fn text(&mut self, s: String) -> String {
+        let cost = s.len() / TEXT_BYTES_PER_VALUE;
+        if cost <= self.left {
+            self.left -= cost;
+            return s;
+        }
+        let room = self.left * TEXT_BYTES_PER_VALUE;
+        self.left = 0;
+        self.cut = true;
+        let end = (0..=room.min(s.len())).rev().find(|i| s.is_char_boundary(*i)).unwrap_or(0);
+        format!("{}…", &s[..end])
+    }
+}
+
+fn json_within(prog: &Program, players: &[String], v: &Value, budget: &mut JsonBudget) -> Json {
+    if !budget.one() {
         return json!("…");
     }
-    *budget -= 1;
     match v {
         Value::Null => Json::Null,
         Value::Bool(b) => json!(b),
@@ -42,32 +150,47 @@ fn json_within(prog: &Program, players: &[String], v: &Value, budget: &mut usize
         Value::List(items) => {
             let mut out = vec![];
             for (i, item) in items.iter().enumerate() {
-                out.push(json_within(prog, players, item, budget));
-                if *budget == 0 && i + 1 < items.len() {
+                if budget.left == 0 && i > 0 {
+                    budget.cut = true;
                     out.push(json!("…"));
                     break;
                 }
+                out.push(json_within(prog, players, item, budget));
             }
             Json::Array(out)
         }
         Value::Map(entries) => {
             let mut out = Map::new();
             for (i, (k, v)) in entries.iter().enumerate() {
-                out.insert(show(prog, players, k), json_within(prog, players, v, budget));
-                if *budget == 0 && i + 1 < entries.len() {
+                if budget.left == 0 && i > 0 {
+                    budget.cut = true;
                     out.insert("…".into(), json!("…"));
                     break;
                 }
+                let key = budget.text(show(prog, players, k));
+                out.insert(key, json_within(prog, players, v, budget));
             }
             Json::Object(out)
         }
-        other => json!(show(prog, players, other)),
+        other => json!(budget.text(show(prog, players, other))),
     }
 }
 
-/// A violation's state in transcript words: each variable of the view by name.
-pub fn state_json(prog: &Program, players: &[String], state: &[(u16, Value)]) -> Map<String, Json> {
-    state.iter().map(|(v, value)| (prog.vars[*v as usize].name.clone(), value_json(prog, players, value))).collect()
+/// A violation's state in transcript words: each variable of the view by name, written
+/// within `budget`. Each variable in turn gets an even share of what is left (what it leaves
+/// goes on to the next), so one huge variable cannot crowd out the small ones after it.
+pub fn state_json(
+    prog: &Program,
+    players: &[String],
+    state: &[(u16, Value)],
+    budget: &mut JsonBudget,
+) -> Map<String, Json> {
+    let mut out = Map::new();
+    for (n, (v, value)) in state.iter().enumerate() {
+        let json = budget.share(state.len() - n, |share| json_within(prog, players, value, share));
+        out.insert(prog.vars[*v as usize].name.clone(), json);
+    }
+    out
 }
 
 /// A violation's state for a person: a line per player with that player's variables, then
@@ -102,24 +225,30 @@ pub fn state_lines(prog: &Program, players: &[String], state: &[(u16, Value)]) -
 const MAX_SHOWN_VALUE: usize = 120;
 
 /// A `history` variable's values as JSON: each with the event (and its line) after which it was
-/// seen; the first, from the start of the game, has none.
+/// seen; the first, from the start of the game, has none. Written within `budget`: past it, a
+/// last entry `{"value": "…"}` stands for the rest.
 pub fn changes_json(
     prog: &Program,
     players: &[String],
     events: &[crate::run::Event],
     changes: &crate::run::Changes,
+    budget: &mut JsonBudget,
 ) -> Vec<Json> {
-    changes
-        .iter()
-        .map(|(event, value)| {
-            let mut entry = json!({ "value": value_json(prog, players, value) });
-            if let Some(e) = event.and_then(|i| events.get(i)) {
-                entry["event"] = json!(e.index);
-                entry["line"] = json!(e.line);
-            }
-            entry
-        })
-        .collect()
+    let mut out = vec![];
+    for (event, value) in changes {
+        if budget.left == 0 {
+            budget.cut = true;
+            out.push(json!({ "value": "…" }));
+            break;
+        }
+        let mut entry = json!({ "value": json_within(prog, players, value, budget) });
+        if let Some(e) = event.and_then(|i| events.get(i)) {
+            entry["event"] = json!(e.index);
+            entry["line"] = json!(e.line);
+        }
+        out.push(entry);
+    }
+    out
 }
 
 /// A `history` variable's values for a person: where it started, then each event that changed
