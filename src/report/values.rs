@@ -196,11 +196,7 @@ pub fn state_json(
 /// A violation's state for a person: a line per player with that player's variables, then
 /// one with the rest; each value cut at `MAX_SHOWN_VALUE` characters.
 pub fn state_lines(prog: &Program, players: &[String], state: &[(u16, Value)]) -> Vec<String> {
-    let shown = |value: &Value| {
-        let text = show(prog, players, value);
-        let short: String = text.chars().take(MAX_SHOWN_VALUE).collect();
-        if short.len() < text.len() { format!("{short}…") } else { short }
-    };
+    let shown = |value: &Value| cut_to(show(prog, players, value), MAX_SHOWN_VALUE);
     let (per_player, table): (Vec<_>, Vec<_>) = state.iter().partition(|(v, _)| prog.vars[*v as usize].per_player);
     let mut lines = vec![];
     for (i, player) in players.iter().enumerate() {
@@ -279,8 +275,39 @@ pub fn change_lines(
             (Some(old), new) => format!("{} → {}", shown(old), shown(new)),
             (None, first) => shown(first),
         };
-        lines.push(format!("{when}: {what}"));
+        lines.push(cut_to(format!("{when}: {what}"), MAX_CHANGE_LINE));
         previous = Some(value);
     }
+    keep_ends(lines, MAX_CHANGE_LINES)
+}
+
+/// Most characters of one line of a `history` variable's changes (a map's line names every
+/// entry that changed).
+const MAX_CHANGE_LINE: usize = 2_000;
+
+/// Most lines shown of one `history` variable's changes: the first (where it started), a line
+/// saying how many were left out, and the latest. Under `check --all` every violation shows
+/// the changes up to it, so without a cap the lines would grow with the square of the events.
+const MAX_CHANGE_LINES: usize = 100;
+
+/// The first line and the last `max - 2`, with a line for those left out between, when there
+/// are more than `max`.
+fn keep_ends(mut lines: Vec<String>, max: usize) -> Vec<String> {
+    if lines.len() <= max {
+        return lines;
+    }
+    let latest = lines.split_off(lines.len() - (max - 2));
+    let left_out = lines.len() - 1;
+    lines.truncate(1);
+    lines.push(format!("… {left_out} changes left out"));
+    lines.extend(latest);
     lines
+}
+
+/// `text` cut to `max` characters, with `…` when it was longer.
+fn cut_to(text: String, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((end, _)) => format!("{}…", &text[..end]),
+        None => text,
+    }
 }

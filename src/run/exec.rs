@@ -78,8 +78,7 @@ impl<'p> Machine<'p> {
             St::Open(action) => self.open_windows[*action as usize] = true,
             St::Note(text) => {
                 let message = self.template(text, frame)?;
-                let event = self.taken.checked_sub(1);
-                self.notes.push(super::Note { message, event, spec_span: s.span.clone() });
+                self.keep_note(message, &s.span);
             }
             St::Finish(now) => {
                 self.finished = true;

@@ -217,6 +217,11 @@ struct Broken<'p> {
     cost: Option<(&'p crate::program::Block, Vec<Value>)>,
 }
 
+/// Most notes one game keeps. A `note` in a loop could otherwise write millions of lines of
+/// up to `MAX_SHOWN` characters each, within the step limit; past this one last note says
+/// that the rest were not kept (they are still written, so the fuel is the same).
+pub const MAX_NOTES: usize = 1_000;
+
 /// A line a `note` statement wrote for the verdict.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Note {
@@ -373,6 +378,18 @@ impl<'p> Machine<'p> {
     }
 
     /// Counts the fuel burnt since the last refill and fills the tank for the next event.
+    /// Keeps what a `note` statement wrote, up to `MAX_NOTES`; the note past the last kept
+    /// says so in its place.
+    fn keep_note(&mut self, message: String, at: &Span) {
+        let event = self.taken.checked_sub(1);
+        let message = match self.notes.len() {
+            n if n < MAX_NOTES => message,
+            MAX_NOTES => format!("… further notes were not kept: a game keeps at most {MAX_NOTES}"),
+            _ => return,
+        };
+        self.notes.push(Note { message, event, spec_span: at.clone() });
+    }
+
     fn refuel(&mut self) {
         self.spent += FUEL_PER_EVENT.saturating_sub(self.fuel);
         self.fuel = FUEL_PER_EVENT;
