@@ -36,6 +36,11 @@ pub struct Document {
     /// Card and code names (code, kind) of the last text that compiled.
     pub codes: Vec<(String, String)>,
     pub diagnostics: Vec<Diagnostic>,
+    /// The version the client gave the text last.
+    pub version: Option<i32>,
+    /// The text changed since it was last analysed: it is analysed once, with its newest text,
+    /// before a request about it or when no message is waiting.
+    pub stale: bool,
 }
 
 /// What a name at some place of the document refers to.
@@ -60,7 +65,14 @@ pub const WORDS: [(&str, &str); 4] = [
 
 impl Document {
     pub fn new(uri: Uri, text: String, roots: &[PathBuf]) -> Document {
-        let mut doc = Document {
+        let mut doc = Document::unanalysed(uri, text, None);
+        doc.refresh(roots);
+        doc
+    }
+
+    /// A document not analysed yet (`stale`).
+    pub fn unanalysed(uri: Uri, text: String, version: Option<i32>) -> Document {
+        Document {
             uri,
             text,
             analysis: None,
@@ -68,9 +80,9 @@ impl Document {
             parents: vec![],
             codes: vec![],
             diagnostics: vec![],
-        };
-        doc.refresh(roots);
-        doc
+            version,
+            stale: true,
+        }
     }
 
     /// Takes a new text: analyses it, reads its parents and compiles it for diagnostics.
@@ -79,8 +91,28 @@ impl Document {
         self.refresh(roots);
     }
 
+    /// Applies a change as the client sends it, without analysing: a range replaced, or the
+    /// whole text when it has no range. Changes are applied in the order they come.
+    pub fn apply(&mut self, change: lsp_types::TextDocumentContentChangeEvent) {
+        self.stale = true;
+        let Some(range) = change.range else {
+            self.text = change.text;
+            return;
+        };
+        let start = crate::lsp::text::offset_in(&self.text, range.start);
+        let end = crate::lsp::text::offset_in(&self.text, range.end).max(start);
+        self.text.replace_range(start..end, &change.text);
+    }
+
+    /// Larger than a rules file may be (`shinpan lint` refuses it): nothing but its size is
+    /// looked at, and requests about it are refused.
+    pub fn too_large(&self) -> bool {
+        self.text.len() as u64 > crate::files::MAX_RULES_BYTES
+    }
+
     pub fn refresh(&mut self, roots: &[PathBuf]) {
-        if self.text.len() as u64 > crate::files::MAX_RULES_BYTES {
+        self.stale = false;
+        if self.too_large() {
             self.analysis = None;
             self.parents.clear();
             let message = format!(

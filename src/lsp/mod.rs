@@ -4,6 +4,13 @@
 //!
 //! `lsp-server` does the protocol's handshake and types; this loop answers one message at a
 //! time. A request that fails inside the server gets an error response; the server goes on.
+//!
+//! A change to a document is applied at once but analysed later: once, with its newest text,
+//! before the next request about it, or when no message has come for a moment (`QUIET`). So
+//! a thousand queued changes cost one analysis, and diagnostics are published for the newest
+//! version only. A document larger than a rules file may be (4 MiB, as `shinpan lint`
+//! refuses) is never analysed or formatted: requests about it get an empty answer, and
+//! formatting an error.
 
 pub mod analysis;
 pub mod document;
@@ -13,6 +20,7 @@ pub mod transport;
 
 use std::collections::HashMap;
 use std::path::PathBuf;
+use std::time::Duration;
 
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
 use lsp_types::{
@@ -23,6 +31,10 @@ use lsp_types::{
 
 use crate::lsp::document::Document;
 use crate::lsp::text::{Lines, path_of};
+
+/// How long no message must come before changed documents are analysed (a request about one
+/// analyses it at once): a burst of changes is analysed once, at its end.
+const QUIET: Duration = Duration::from_millis(50);
 
 /// Runs the server until the client says `exit` or closes its end. The exit status is 0
 /// after a `shutdown` request, 1 otherwise (as the protocol asks).
@@ -44,7 +56,7 @@ pub fn run() -> u8 {
 fn capabilities() -> ServerCapabilities {
     let sync = TextDocumentSyncOptions {
         open_close: Some(true),
-        change: Some(TextDocumentSyncKind::FULL),
+        change: Some(TextDocumentSyncKind::INCREMENTAL),
         save: Some(TextDocumentSyncSaveOptions::Supported(true)),
         ..TextDocumentSyncOptions::default()
     };
@@ -62,7 +74,9 @@ fn capabilities() -> ServerCapabilities {
     }
 }
 
-fn serve(connection: &Connection) -> Result<u8, lsp_server::ProtocolError> {
+/// Serves one client over `connection` (`run` gives it standard input and output) until it
+/// says `exit` (0 after `shutdown`, else 1) or closes its end (1).
+pub fn serve(connection: &Connection) -> Result<u8, lsp_server::ProtocolError> {
     let (id, params) = connection.initialize_start()?;
     let result = serde_json::json!({
         "capabilities": capabilities(),
@@ -71,7 +85,20 @@ fn serve(connection: &Connection) -> Result<u8, lsp_server::ProtocolError> {
     // Not `initialize_finish`: it stops the server when `initialized` does not come next.
     let _ = connection.sender.send(Response::new_ok(id, result).into());
     let mut server = Server { documents: HashMap::new(), roots: roots(&params), connection, shut_down: false };
-    for message in &connection.receiver {
+    loop {
+        let next = if server.documents.values().any(|d| d.stale) {
+            match connection.receiver.recv_timeout(QUIET) {
+                Ok(message) => Some(message),
+                Err(e) if e.is_timeout() => {
+                    server.settle_all();
+                    continue;
+                }
+                Err(_) => None,
+            }
+        } else {
+            connection.receiver.recv().ok()
+        };
+        let Some(message) = next else { break };
         match message {
             Message::Request(request) => server.request(request),
             Message::Notification(n) if n.method == "exit" => return Ok(if server.shut_down { 0 } else { 1 }),
@@ -123,6 +150,12 @@ impl Server<'_> {
         }
         let params = &request.params;
         let json = |value: serde_json::Result<serde_json::Value>| value.map_err(|e| invalid(&e));
+        if let Some(uri) = about(params) {
+            self.settle(&uri);
+            if self.documents.get(&uri).is_some_and(Document::too_large) {
+                return refused(&request.method);
+            }
+        }
         match request.method.as_str() {
             "shutdown" => {
                 self.shut_down = true;
@@ -169,31 +202,24 @@ impl Server<'_> {
         }
     }
 
+    /// Documents change here; they are analysed by `settle`.
     fn notified(&mut self, n: Notification) {
         match n.method.as_str() {
             "textDocument/didOpen" => {
                 let Ok(p) = serde_json::from_value::<lsp_types::DidOpenTextDocumentParams>(n.params) else { return };
-                let doc = Document::new(p.text_document.uri.clone(), p.text_document.text, &self.roots);
-                self.publish(&doc, Some(p.text_document.version));
-                self.documents.insert(p.text_document.uri, doc);
+                let (uri, text, version) = (p.text_document.uri, p.text_document.text, p.text_document.version);
+                self.documents.insert(uri.clone(), Document::unanalysed(uri, text, Some(version)));
             }
             "textDocument/didChange" => {
                 let Ok(p) = serde_json::from_value::<lsp_types::DidChangeTextDocumentParams>(n.params) else { return };
-                // Full sync: the last change holds the whole text.
-                let Some(change) = p.content_changes.into_iter().last() else { return };
                 let Some(doc) = self.documents.get_mut(&p.text_document.uri) else { return };
-                doc.update(change.text, &self.roots);
-                if let Some(doc) = self.documents.get(&p.text_document.uri) {
-                    self.publish(doc, Some(p.text_document.version));
+                for change in p.content_changes {
+                    doc.apply(change);
                 }
+                doc.version = Some(p.text_document.version);
             }
             // A saved file may be the parent of another open one: check them all again.
-            "textDocument/didSave" => {
-                for doc in self.documents.values_mut() {
-                    doc.refresh(&self.roots);
-                }
-                self.documents.values().for_each(|doc| self.publish(doc, None));
-            }
+            "textDocument/didSave" => self.documents.values_mut().for_each(|doc| doc.stale = true),
             "textDocument/didClose" => {
                 let Ok(p) = serde_json::from_value::<lsp_types::DidCloseTextDocumentParams>(n.params) else { return };
                 if let Some(mut doc) = self.documents.remove(&p.text_document.uri) {
@@ -205,9 +231,55 @@ impl Server<'_> {
         }
     }
 
+    /// Analyses the document at `uri` if it changed since its last analysis, and publishes its
+    /// diagnostics.
+    fn settle(&mut self, uri: &Uri) {
+        let Some(doc) = self.documents.get_mut(uri).filter(|d| d.stale) else { return };
+        doc.refresh(&self.roots);
+        if let Some(doc) = self.documents.get(uri) {
+            self.publish(doc, doc.version);
+        }
+    }
+
+    /// Analyses every document that changed.
+    fn settle_all(&mut self) {
+        let stale: Vec<Uri> = self.documents.values().filter(|d| d.stale).map(|d| d.uri.clone()).collect();
+        for uri in stale {
+            // A panic in one document's analysis leaves the others to be analysed.
+            let settled = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.settle(&uri)));
+            if settled.is_err() {
+                if let Some(doc) = self.documents.get_mut(&uri) {
+                    doc.stale = false;
+                }
+                eprintln!("shinpan lsp: failed analysing a document; going on");
+            }
+        }
+    }
+
     fn publish(&self, doc: &Document, version: Option<i32>) {
         let params = PublishDiagnosticsParams { uri: doc.uri.clone(), diagnostics: doc.diagnostics.clone(), version };
         self.send(Notification::new("textDocument/publishDiagnostics".into(), params).into());
+    }
+}
+
+/// The document a request is about, if it names one.
+fn about(params: &serde_json::Value) -> Option<Uri> {
+    params.get("textDocument")?.get("uri")?.as_str()?.parse().ok()
+}
+
+/// The answer to a request about a document too large to be a rules file: what finds nothing,
+/// or for formatting an error saying why.
+fn refused(method: &str) -> Result<serde_json::Value, Failure> {
+    match method {
+        "textDocument/formatting" => {
+            let limit = crate::files::MAX_RULES_BYTES / (1024 * 1024);
+            Err((
+                ErrorCode::RequestFailed as i32,
+                format!("the document is larger than {limit} MiB, too large to be a rules file: not formatted"),
+            ))
+        }
+        "textDocument/completion" | "textDocument/documentSymbol" => Ok(serde_json::json!([])),
+        _ => Ok(serde_json::Value::Null),
     }
 }
 

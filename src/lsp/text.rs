@@ -48,6 +48,28 @@ impl<'a> Lines<'a> {
     }
 }
 
+/// The byte offset of a position in `text`, as `Lines::offset` gives it, without listing
+/// every line (a change to a large document names one place in it).
+pub fn offset_in(text: &str, position: Position) -> usize {
+    let start = match (position.line as usize).checked_sub(1) {
+        None => 0,
+        Some(before) => match text.match_indices('\n').nth(before) {
+            Some((at, _)) => at + 1,
+            None => return text.len(),
+        },
+    };
+    let rest = text.get(start..).unwrap_or("");
+    let end = rest.find('\n').map_or(text.len(), |at| start + at);
+    let mut units = 0;
+    for (at, c) in text.get(start..end).unwrap_or("").char_indices() {
+        if units >= position.character as usize {
+            return start + at;
+        }
+        units += c.len_utf16();
+    }
+    end
+}
+
 fn saturate(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
@@ -105,6 +127,12 @@ mod tests {
         assert_eq!(lines.offset(Position::new(1, 2)), x);
         assert_eq!(lines.offset(Position::new(1, 99)), text.len() - 1);
         assert_eq!(lines.offset(Position::new(9, 0)), text.len());
+        for line in 0..4 {
+            for character in 0..9 {
+                let at = Position::new(line, character);
+                assert_eq!(offset_in(text, at), lines.offset(at), "{at:?}");
+            }
+        }
     }
 
     #[test]
