@@ -957,6 +957,10 @@ fn replayed(path: &Path, rules: Option<String>, all: bool) -> Report {
 }
 
 fn replay_page(path: &Path, out: &Path, rules: Option<String>, all: bool) -> u8 {
+    if same_file(path, out) {
+        eprintln!("shinpan: {} is the transcript itself: give the page another name", out.display());
+        return USAGE;
+    }
     let report = replayed(path, rules, all);
     let Some(page) = shinpan::report::page::page(&report) else {
         eprint!("{}", human(&report, color()));
@@ -967,6 +971,15 @@ fn replay_page(path: &Path, out: &Path, rules: Option<String>, all: bool) -> u8 
         return WRITE_FAILED;
     }
     exit_code(&report)
+}
+
+/// Whether two paths lead to one file (after links), so that writing one would destroy the
+/// other.
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
 }
 
 fn replay(path: &Path, at: Option<usize>, format: Format, rules: Option<String>, all: bool) -> u8 {

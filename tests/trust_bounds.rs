@@ -307,3 +307,90 @@ fn a_replay_is_bounded_as_a_whole() {
     let page = std::fs::metadata(s.path("grow.html")).unwrap().len() as usize;
     assert!(page <= 4 * limit + 100_000, "{page} bytes");
 }
+
+// ---- The red-team pass: what the rules write for a person grows with the events, not with
+// their square or with the rules' loops ----
+
+/// Every move notes 3,000 lines; every second move breaks a rule that stands and reads a
+/// `history` variable that changes at every move.
+const NOTING: &str = r#"
+game noting
+players 2..2
+rule small "a move is at most 5" stands
+action move: int 0..9
+var total = 0
+var seen = []
+history seen
+scores zip_map(players, [total for p in players])
+winners []
+
+flow {
+  loop {
+    choose {
+      move(n) by players[0] {
+        require n + len(seen) * 0 <= 5 else small "{n} is over 5"
+        let i = 0
+        while i < 3000 {
+          note "note {i} of the move {n}"
+          i += 1
+        }
+        seen = seen + [n]
+        total += n
+      }
+    }
+  }
+}
+"#;
+
+fn noting_game(s: &Scratch, events: usize) -> String {
+    std::fs::write(s.path("noting.rules"), NOTING).unwrap();
+    let mut text = String::from("rules: noting.rules\nplayers: [aki, ben]\nevents:\n");
+    for i in 0..events {
+        text.push_str(&format!("  - {{by: aki, move: {}}}\n", if i % 2 == 1 { 9 } else { 1 }));
+    }
+    let path = s.path("game.yaml");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// A game keeps at most `MAX_NOTES` notes, and one more saying the rest were not kept.
+#[test]
+fn a_game_keeps_a_bounded_number_of_notes() {
+    let s = Scratch::new("noting");
+    let game = noting_game(&s, 40);
+    let (code, out, err) = run(bin().args(["check", "--all", "--format", "json", &game]));
+    assert_eq!(code, 1, "{err}");
+    let verdict: Json = serde_json::from_str(&out).unwrap();
+    let notes = verdict["notes"].as_array().unwrap();
+    assert_eq!(notes.len(), shinpan::run::MAX_NOTES + 1);
+    assert_eq!(notes[0]["message"], "note 0 of the move 1");
+    let last = notes.last().unwrap()["message"].as_str().unwrap();
+    assert!(last.contains("further notes were not kept"), "{last}");
+    // A game with fewer notes keeps all of them, and no such line.
+    let game = noting_game(&s, 0);
+    let short = NOTING.replace("i < 3000", "i < 3");
+    std::fs::write(s.path("noting.rules"), short).unwrap();
+    let (_, out, _) = run(bin().args(["check", "--all", "--format", "json", &game]));
+    let verdict: Json = serde_json::from_str(&out).unwrap();
+    assert!(verdict.get("notes").is_none(), "no move, no note: {out}");
+}
+
+/// Under `check --all` every violation shows how a `history` variable came to be: the start,
+/// a line for the changes left out, and the latest ones, each line cut; so the human report
+/// grows with the violations, not with violations times events.
+#[test]
+fn a_violation_shows_a_bounded_history() {
+    let s = Scratch::new("history");
+    let game = noting_game(&s, 120);
+    let short = NOTING.replace("i < 3000", "i < 1");
+    std::fs::write(s.path("noting.rules"), short).unwrap();
+    let (code, out, err) = run(bin().args(["check", "--all", "--format", "human", &game]));
+    assert_eq!(code, 1, "{err}");
+    let violations = out.matches("`small` broken").count();
+    assert_eq!(violations, 60, "{out}");
+    let changes = out.lines().filter(|l| l.contains("after event")).count();
+    assert!(changes <= violations * 20, "{changes} lines of changes for {violations} violations");
+    assert!(out.contains("changes left out"), "{out}");
+    // The last violation still shows the change just before it.
+    assert!(out.contains("after event 118"), "{out}");
+}

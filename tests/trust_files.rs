@@ -285,6 +285,23 @@ fn fmt_keeps_permissions_and_links() {
     assert_eq!(run(bin().args(["fmt", "--check", &real])).code, 0);
 }
 
+/// `replay --html` never writes its page over the transcript it replays (through a link
+/// either).
+#[test]
+fn the_page_is_never_written_over_its_transcript() {
+    let s = Scratch::new("page-over");
+    let game = s.copy(LEGAL, "game.yaml");
+    let link = s.link(&game, "page.html");
+    for out in [&game, &link] {
+        let ran = run(bin().args(["replay", &game, "--html", out]));
+        assert_eq!(ran.code, 64, "{}", ran.err);
+        assert!(ran.err.contains("is the transcript itself"), "{}", ran.err);
+        assert_eq!(std::fs::read_to_string(&game).unwrap(), std::fs::read_to_string(root().join(LEGAL)).unwrap());
+    }
+    let ran = run(bin().args(["replay", &game, "--html", &s.path("other.html")]));
+    assert_eq!(ran.code, 0, "{}", ran.err);
+}
+
 // Class 8: `import` never overwrites without saying so.
 
 fn files_in(dir: &str) -> Vec<String> {

@@ -288,7 +288,7 @@ const MAX_CHANGE_LINE: usize = 2_000;
 /// Most lines shown of one `history` variable's changes: the first (where it started), a line
 /// saying how many were left out, and the latest. Under `check --all` every violation shows
 /// the changes up to it, so without a cap the lines would grow with the square of the events.
-const MAX_CHANGE_LINES: usize = 100;
+const MAX_CHANGE_LINES: usize = 20;
 
 /// The first line and the last `max - 2`, with a line for those left out between, when there
 /// are more than `max`.
