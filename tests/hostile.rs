@@ -2,49 +2,18 @@
 //! a verdict in its place, nothing blocks, loops, or ends the run early.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "tests fail loudly")]
 
-use std::path::{Path, PathBuf};
+mod common;
+use common::{Scratch, bin, run};
+
+use std::path::Path;
 use std::process::{Command, Stdio};
 
 const LEGAL: &str = "fixtures/hangover/legal-annotated.yaml";
-
-fn bin() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_shinpan"));
-    c.current_dir(env!("CARGO_MANIFEST_DIR"));
-    c
-}
-
-fn run(c: &mut Command) -> (i32, String, String) {
-    let out = c.stdin(Stdio::null()).output().unwrap();
-    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
-    (out.status.code().unwrap_or(-1), text(&out.stdout), text(&out.stderr))
-}
 
 fn check_json(paths: &[&str]) -> (i32, Vec<serde_json::Value>) {
     let (code, out, err) = run(bin().args(["check", "--format", "json"]).args(paths));
     assert!(!err.contains("panicked"), "{err}");
     (code, out.lines().map(|l| serde_json::from_str(l).unwrap()).collect())
-}
-
-/// A fresh directory under the system's temporary one, removed when dropped.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("shinpan-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
-    }
-
-    fn path(&self, name: &str) -> String {
-        self.0.join(name).display().to_string()
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
 }
 
 fn mkfifo(path: &str) {

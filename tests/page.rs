@@ -5,7 +5,9 @@
 //! and the slider. Screenshots go to target/page/.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "tests fail loudly")]
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::Path;
 use std::process::Command;
 
 use shinpan::report::check::Checker;
@@ -66,22 +68,10 @@ fn a_page_needs_nothing_but_itself() {
     }
 }
 
-fn chromium() -> PathBuf {
-    std::env::var_os("CHROMIUM").map_or_else(|| PathBuf::from("/usr/bin/chromium"), PathBuf::from)
-}
-
 #[test]
 fn every_game_s_page_works_in_a_real_browser() {
     let driver = root().join("tests/browser");
-    let ready = chromium().exists() && driver.join("node_modules/playwright-core").exists();
-    if !ready {
-        // CI installs both (.ci/run) and sets SHINPAN_BROWSER_TEST=required.
-        assert!(
-            std::env::var("SHINPAN_BROWSER_TEST").as_deref() != Ok("required"),
-            "the browser test needs {} and `npm ci --prefix tests/browser`",
-            chromium().display()
-        );
-        eprintln!("skipped: no chromium or playwright-core (apt install chromium; npm ci --prefix tests/browser)");
+    if !common::browser_ready() {
         return;
     }
     let pages = write_pages();

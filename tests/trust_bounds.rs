@@ -2,47 +2,15 @@
 //! writes, and the states a replay writes are each bounded, however the input shares them.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "tests fail loudly")]
 
+mod common;
+use common::{Scratch, bin, run};
+
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
 
 use proptest::prelude::*;
 use serde_json::Value as Json;
 use shinpan::program::value::Value;
 use shinpan::report::values::{JsonBudget, MAX_JSON_VALUES, TEXT_BYTES_PER_VALUE, value_json_within};
-
-fn bin() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_shinpan"));
-    c.current_dir(env!("CARGO_MANIFEST_DIR"));
-    c
-}
-
-fn run(c: &mut Command) -> (i32, String, String) {
-    let out = c.stdin(Stdio::null()).output().unwrap();
-    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
-    (out.status.code().unwrap_or(-1), text(&out.stdout), text(&out.stderr))
-}
-
-/// A fresh directory under the system's temporary one, removed when dropped.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("shinpan-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
-    }
-
-    fn path(&self, name: &str) -> String {
-        self.0.join(name).display().to_string()
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 /// How many JSON values a value holds, itself included (an object's keys are not counted).
 fn nodes(j: &Json) -> usize {

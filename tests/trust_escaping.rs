@@ -4,7 +4,10 @@
 //! swallow the page's script.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "tests fail loudly")]
 
-use std::path::{Path, PathBuf};
+mod common;
+use common::Scratch;
+
+use std::path::Path;
 use std::process::{Command, Stdio};
 
 use proptest::prelude::*;
@@ -35,30 +38,6 @@ fn run(c: &mut Command) -> (i32, String) {
     let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     assert!(!text.contains("panicked") && !text.contains("internal error"), "{text}");
     (out.status.code().unwrap_or(-1), text)
-}
-
-/// A fresh directory under the system's temporary one, removed when dropped.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("shinpan-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
-    }
-
-    fn write(&self, name: &str, text: &str) -> String {
-        let path = self.0.join(name);
-        std::fs::write(&path, text).unwrap();
-        path.display().to_string()
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
 }
 
 /// A YAML double-quoted scalar holding `text` exactly (controls written as escapes, which is
@@ -351,23 +330,12 @@ fn a_page_s_data_cannot_end_or_swallow_its_script() {
     has(&broken["state"]["said"], "a value in the state before it", PAGE);
 }
 
-fn chromium() -> PathBuf {
-    std::env::var_os("CHROMIUM").map_or_else(|| PathBuf::from("/usr/bin/chromium"), PathBuf::from)
-}
-
 /// In a real browser, the hostile page shows its verdict, the title, the violation and the
 /// hostile text as text (no element made of it, no script run from it).
 #[test]
 fn a_hostile_page_shows_its_verdict_in_a_real_browser() {
     let driver = root().join("tests/browser");
-    let ready = chromium().exists() && driver.join("node_modules/playwright-core").exists();
-    if !ready {
-        assert!(
-            std::env::var("SHINPAN_BROWSER_TEST").as_deref() != Ok("required"),
-            "the browser test needs {} and `npm ci --prefix tests/browser`",
-            chromium().display()
-        );
-        eprintln!("skipped: no chromium or playwright-core (apt install chromium; npm ci --prefix tests/browser)");
+    if !common::browser_ready() {
         return;
     }
     let s = Scratch::new("page-browser");

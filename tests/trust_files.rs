@@ -4,6 +4,9 @@
 //! status when its output is lost. Each test runs the built binary as a person would.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "tests fail loudly")]
 
+mod common;
+use common::Scratch;
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -62,56 +65,6 @@ fn run(c: &mut Command) -> Ran {
 
 fn verdicts(out: &str) -> Vec<serde_json::Value> {
     out.lines().map(|l| serde_json::from_str(l).unwrap()).collect()
-}
-
-/// A fresh directory under the system's temporary one, removed when dropped.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("shinpan-trust-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
-    }
-
-    fn path(&self, name: &str) -> String {
-        self.0.join(name).display().to_string()
-    }
-
-    fn write(&self, name: &str, text: &str) -> String {
-        let path = self.path(name);
-        if let Some(dir) = Path::new(&path).parent() {
-            std::fs::create_dir_all(dir).unwrap();
-        }
-        std::fs::write(&path, text).unwrap();
-        path
-    }
-
-    fn copy(&self, from: &str, name: &str) -> String {
-        self.write(name, &std::fs::read_to_string(root().join(from)).unwrap())
-    }
-
-    fn link(&self, target: &str, name: &str) -> String {
-        let path = self.path(name);
-        if let Some(dir) = Path::new(&path).parent() {
-            std::fs::create_dir_all(dir).unwrap();
-        }
-        std::os::unix::fs::symlink(target, &path).unwrap();
-        path
-    }
-
-    fn fifo(&self, name: &str) -> String {
-        let path = self.path(name);
-        assert!(Command::new("mkfifo").arg(&path).status().unwrap().success());
-        path
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
 }
 
 // Class 1: every file goes through one reader with the regular-file check and a size limit.
