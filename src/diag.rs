@@ -224,7 +224,7 @@ pub fn displayable(d: &Diag) -> Diag {
         }
     }
     let text: &str = escaped.as_ref().map_or(source.inner(), |e| &e.text);
-    let name = printable(source.name()).into_owned();
+    let name = printable_line(source.name()).into_owned();
     if !text.split('\n').any(|l| l.len() > MAX_SHOWN_LINE) {
         // The source is copied only when something in it is escaped.
         let text = escaped.map_or_else(|| Arc::clone(source.inner()), |e| Arc::new(e.text));
@@ -256,6 +256,17 @@ pub fn printable(text: &str) -> Cow<'_, str> {
     let mut out = String::with_capacity(text.len() + 16);
     escape_into(text, &mut out, |_, _| {});
     Cow::Owned(out)
+}
+
+/// A name (a file's, a board's) as it may be shown within one line: as [`printable`], with its
+/// line breaks and tabs escaped too, so that a file named `a.yaml: legal⏎b.yaml` cannot print
+/// a line of its own.
+pub fn printable_line(text: &str) -> Cow<'_, str> {
+    let shown = printable(text);
+    if !shown.contains(['\n', '\r', '\t']) {
+        return shown;
+    }
+    Cow::Owned(shown.replace('\n', "\\u{a}").replace('\r', "\\u{d}").replace('\t', "\\u{9}"))
 }
 
 /// Whether a character is shown escaped (wherever it stands; `\r` not before `\n`).
@@ -387,9 +398,19 @@ pub(crate) fn floor_char(text: &str, mut at: usize) -> usize {
     at
 }
 
+/// Longest name, in bytes, for which a close one is looked for.
+pub const MAX_SUGGESTED: usize = 256;
+
 /// The known name closest to a mistyped one, when it is close enough to be a typo.
 pub fn did_you_mean<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+    // The edit distance costs the product of the lengths: a name from a hostile file may be
+    // a megabyte long. Past `MAX_SUGGESTED` bytes, or further apart in length than the edits
+    // allowed, no name can be close, so none is measured.
+    if name.len() > MAX_SUGGESTED {
+        return None;
+    }
     candidates
+        .filter(|c| c.len() <= MAX_SUGGESTED && name.len().abs_diff(c.len()) <= 2.max(c.len() / 3))
         .map(|c| (strsim::levenshtein(name, c), c))
         // Two edits are a typo in a long name, but a different word in a three-letter one.
         .filter(|(d, c)| *d <= 2.max(c.len() / 3) && *d * 2 <= c.len())

@@ -154,6 +154,11 @@ pub fn real_file_with_extension(path: &Path, extensions: &[&str]) -> Result<Path
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let target = match std::fs::canonicalize(path) {
         Ok(real) => real,
+        // A link that leads nowhere (or to `pipe:[…]`, as `/dev/stdout` may): renaming over it
+        // would replace the link.
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound && std::fs::symlink_metadata(path).is_ok() => {
+            return Err(std::io::Error::other("it is a link that leads to no file"));
+        }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => path.to_path_buf(),
         Err(e) => return Err(e),
     };
@@ -166,19 +171,29 @@ pub fn replace_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     write_over(path, bytes)
 }
 
+/// Writes a new file beside `target` and renames it over. Only a regular file, a link (which
+/// the rename replaces) or nothing may be at `target`: a device, a named pipe or a folder is
+/// never replaced (`--html /dev/null` would otherwise swap the device for a file). The new
+/// file has the original's owner and permissions before a byte of the text is in it.
 fn write_over(target: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let original = match std::fs::symlink_metadata(target) {
+        Ok(meta) if meta.is_file() => Some(meta),
+        Ok(meta) if meta.file_type().is_symlink() => None,
+        Ok(meta) => return Err(std::io::Error::other(format!("{} is not a regular file", kind_of_file(&meta)))),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => return Err(e),
+    };
     let dir = match target.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    let name = target.file_name().map_or_else(|| "file".into(), |n| n.to_string_lossy().into_owned());
-    let (temporary, mut file) = new_file_beside(&dir, &name)?;
+    let (temporary, mut file) = new_file_in(&dir)?;
     let written = (|| {
-        file.write_all(bytes)?;
-        if let Some(meta) = std::fs::symlink_metadata(target).ok().filter(|m| m.is_file()) {
-            keep_owner(&file, &meta);
+        if let Some(meta) = &original {
+            keep_owner(&file, meta);
             file.set_permissions(meta.permissions())?;
         }
+        file.write_all(bytes)?;
         file.sync_all()?;
         drop(file);
         std::fs::rename(&temporary, target)
@@ -202,12 +217,13 @@ fn keep_owner(file: &std::fs::File, original: &std::fs::Metadata) {
     let _ = (file, original);
 }
 
-/// A new file in `dir` named after `name`, made with `create_new` so that nothing there is
-/// ever opened or replaced by it.
-fn new_file_beside(dir: &Path, name: &str) -> std::io::Result<(PathBuf, std::fs::File)> {
+/// A new file in `dir`, made with `create_new` so that nothing there is ever opened or
+/// replaced by it. Its name does not grow with the file's: a name near the system's limit can
+/// still be written.
+fn new_file_in(dir: &Path) -> std::io::Result<(PathBuf, std::fs::File)> {
     let mut last = None;
     for attempt in 0..100u32 {
-        let temporary = dir.join(format!(".{name}.shinpan-{}-{attempt}.tmp", std::process::id()));
+        let temporary = dir.join(format!(".shinpan-{}-{attempt}.tmp", std::process::id()));
         match std::fs::OpenOptions::new().write(true).create_new(true).open(&temporary) {
             Ok(file) => return Ok((temporary, file)),
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => last = Some(e),

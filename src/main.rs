@@ -623,23 +623,31 @@ fn read_line_bounded(r: &mut dyn std::io::BufRead, buf: &mut Vec<u8>, max: usize
     loop {
         let chunk = r.fill_buf()?;
         if chunk.is_empty() {
-            return Ok(any.then_some(too_long));
+            return Ok(any.then(|| within(buf, max, too_long)));
         }
         any = true;
         let end = chunk.iter().position(|&b| b == b'\n');
         let part = &chunk[..end.unwrap_or(chunk.len())];
-        let room = max.saturating_sub(buf.len());
+        // One byte more than the cap is kept: the `\r` of a `\r\n` is not the line's.
+        let room = (max + 1).saturating_sub(buf.len());
         too_long |= part.len() > room;
         buf.extend_from_slice(&part[..part.len().min(room)]);
         let used = end.map_or(chunk.len(), |e| e + 1);
         r.consume(used);
         if end.is_some() {
-            if buf.last() == Some(&b'\r') {
+            if !too_long && buf.last() == Some(&b'\r') {
                 buf.pop();
             }
-            return Ok(Some(too_long));
+            return Ok(Some(within(buf, max, too_long)));
         }
     }
+}
+
+/// Cuts a line read to `max` bytes; whether it was longer.
+fn within(buf: &mut Vec<u8>, max: usize, too_long: bool) -> bool {
+    let longer = too_long || buf.len() > max;
+    buf.truncate(max);
+    longer
 }
 
 /// How a directory is walked: which files are kept, which directories were seen (by their
@@ -819,7 +827,8 @@ fn fmt(paths: &[PathBuf], check: bool) -> u8 {
 }
 
 /// Writes every deal that can be a transcript; a deal that cannot, or a file that cannot be
-/// read, is reported in its place (exit 2) and the rest are still written. Nothing is
+/// read, is reported in its place (exit 2) and the rest are still written; a write that fails
+/// (a full disk) ends the import (exit 74). Nothing is
 /// overwritten unless `overwrite` says so: two inputs that would write the same names, or
 /// names already in `out`, are refused before anything is written.
 fn import(paths: &[PathBuf], out: &Path, overwrite: bool) -> u8 {
@@ -843,13 +852,23 @@ fn import(paths: &[PathBuf], out: &Path, overwrite: bool) -> u8 {
         };
         for deal in shinpan::import::read_deals(path, &text) {
             let target = out.join(import_name(path, deal.number));
-            let written = match &deal.transcript {
-                Ok(t) => write_new(&target, shinpan::import::transcript_text(t).as_bytes(), overwrite),
-                Err(why) => Err(format!("line {}: cannot be represented: {why}", deal.line)),
-            };
-            if let Err(why) = written {
-                eprintln!("shinpan: {}#{}: {why}", path.display(), deal.number);
+            let Ok(t) = &deal.transcript else {
+                if let Err(why) = &deal.transcript {
+                    eprintln!(
+                        "shinpan: {}#{}: line {}: cannot be represented: {why}",
+                        path.display(),
+                        deal.number,
+                        deal.line
+                    );
+                }
                 worst = 2;
+                continue;
+            };
+            // A write that fails (a full disk) fails the rest too: stop, as `check` does when
+            // its output is lost, rather than report every deal after it as if it were bad.
+            if let Err(why) = write_new(&target, shinpan::import::transcript_text(t).as_bytes(), overwrite) {
+                eprintln!("shinpan: {}#{}: {why}", path.display(), deal.number);
+                return WRITE_FAILED;
             }
         }
     }
@@ -904,11 +923,11 @@ fn is_import_of(name: &str, stem: &str) -> bool {
 /// Writes a new file, never replacing one (`create_new`) unless `overwrite` says so, and then
 /// whole or not at all.
 fn write_new(target: &Path, bytes: &[u8], overwrite: bool) -> Result<(), String> {
+    let words = |e: std::io::Error| format!("cannot write {}: {}", target.display(), shinpan::files::io_words(&e));
     if overwrite {
         // A link planted in OUT is replaced, not followed.
-        return shinpan::files::replace_atomically(target, bytes).map_err(|e| shinpan::files::io_words(&e));
+        return shinpan::files::replace_atomically(target, bytes).map_err(words);
     }
-    let words = |e: std::io::Error| format!("cannot write {}: {}", target.display(), shinpan::files::io_words(&e));
     let mut file = std::fs::OpenOptions::new().write(true).create_new(true).open(target).map_err(words)?;
     file.write_all(bytes).and_then(|()| file.sync_all()).map_err(|e| {
         // The file is this import's own: never leave part of a transcript behind.
@@ -1048,6 +1067,9 @@ fn explain_command(rule: &str, rules: Option<&str>) -> u8 {
     if say(&found.join("\n")) { 0 } else { WRITE_FAILED }
 }
 
+/// Most characters of a parameter's line in `shinpan rules`.
+const MAX_DESCRIBED_LINE: usize = 100;
+
 /// A game's players, parameters as declared (type, range, default) and rule ids in check
 /// order, with the file each comes from; controls from the rules file shown escaped.
 fn describe_rules(name: &str) -> String {
@@ -1067,8 +1089,9 @@ fn described(name: &str) -> String {
     };
     let mut out = format!("{name}: {players} ({})\n", program.source.name());
     for p in &program.params {
+        // Cut: several declarations may share one long line, which would be printed for each.
         let line = program.source.line_at(p.span.start).unwrap_or_else(|| p.name.clone());
-        out.push_str(&format!("  {line}\n"));
+        out.push_str(&format!("  {}\n", shinpan::report::values::cut_to(line, MAX_DESCRIBED_LINE)));
     }
     for r in &program.rules {
         let shared = shinpan::resolve::SHARED_RULES.iter().find(|(id, _)| *id == r.id).map(|(_, text)| *text);
@@ -1188,7 +1211,7 @@ mod tests {
     /// the next line is read as usual. Line ends may be `\n` or `\r\n`.
     #[test]
     fn a_stream_line_is_read_within_its_cap() {
-        let text = "short\r\nexactly10!!\n0123456789abc\nlast";
+        let text = "short\r\nexactly10!!\r\n0123456789abc\nexactly10!!\n0123456789ab\r\nlast";
         // A tiny buffer, so that lines arrive in pieces as from a pipe.
         let mut reader = std::io::BufReader::with_capacity(4, text.as_bytes());
         let mut buf = vec![];
@@ -1196,7 +1219,14 @@ mod tests {
         while let Some(too_long) = read_line_bounded(&mut reader, &mut buf, 11).unwrap_or(None) {
             lines.push((String::from_utf8_lossy(&buf).into_owned(), too_long));
         }
-        let want = [("short", false), ("exactly10!!", false), ("0123456789a", true), ("last", false)];
+        let want = [
+            ("short", false),
+            ("exactly10!!", false),
+            ("0123456789a", true),
+            ("exactly10!!", false),
+            ("0123456789a", true),
+            ("last", false),
+        ];
         assert_eq!(lines, want.map(|(l, t)| (l.to_string(), t)));
     }
 

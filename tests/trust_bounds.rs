@@ -362,3 +362,41 @@ fn a_violation_shows_a_bounded_history() {
     // The last violation still shows the change just before it.
     assert!(out.contains("after event 118"), "{out}");
 }
+
+/// A player's name is at most `MAX_PLAYER_NAME` characters: a name is written in every
+/// message, state line and legal move that names its player, so a long one would multiply
+/// what a small file makes shinpan write (and what a did-you-mean would measure).
+#[test]
+fn a_player_s_name_is_bounded() {
+    use shinpan::transcript::decode::MAX_PLAYER_NAME;
+    let s = Scratch::new("long-names");
+    let game = |name: &str| {
+        let path = s.path(&format!("{}.yaml", name.len()));
+        let text = format!("rules: hangover\nplayers: [{name}, ben, chie]\nevents:\n  - {{by: {name}x, play: R5}}\n");
+        std::fs::write(&path, text).unwrap();
+        path
+    };
+    let (at, over) = (game(&"a".repeat(MAX_PLAYER_NAME)), game(&"a".repeat(MAX_PLAYER_NAME + 1)));
+    let (_, out, _) = run(bin().args(["check", "--format", "json", &at, &over]));
+    let verdicts: Vec<Json> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let message = |v: &Json| v["errors"][0]["message"].as_str().unwrap().to_string();
+    // At the limit the name is taken (the event's `by` is one letter off: a typo, suggested).
+    assert!(message(&verdicts[0]).contains("did you mean"), "{}", message(&verdicts[0]));
+    assert!(message(&verdicts[1]).contains("longer than a player's name may be"), "{}", message(&verdicts[1]));
+}
+
+/// A did-you-mean looks only at names that can be close: a megabyte of name is not measured
+/// against another (which would take the product of their lengths).
+#[test]
+fn a_suggestion_is_never_sought_for_a_huge_name() {
+    let huge = "a".repeat(1 << 20);
+    let near = format!("{huge}b");
+    assert_eq!(shinpan::diag::did_you_mean(&huge, [near.as_str(), "ab"].into_iter()), None);
+    assert_eq!(shinpan::diag::did_you_mean("abx", [near.as_str(), "abc"].into_iter()), Some("abc"));
+    // At the limit a typo is still found; past it, none is sought.
+    let at = "b".repeat(shinpan::diag::MAX_SUGGESTED);
+    let typo = format!("c{}", &at[1..]);
+    assert_eq!(shinpan::diag::did_you_mean(&typo, [at.as_str()].into_iter()), Some(at.as_str()));
+    let (over, over_typo) = (format!("{at}b"), format!("{typo}b"));
+    assert_eq!(shinpan::diag::did_you_mean(&over_typo, [over.as_str()].into_iter()), None);
+}

@@ -350,3 +350,20 @@ fn a_hostile_page_shows_its_verdict_in_a_real_browser() {
     assert!(out.status.success(), "{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     assert!(dir.join("hostile.png").exists(), "no screenshot of the hostile page");
 }
+
+/// A line break in a file's name (a walked folder's file may be named anything) cannot print
+/// a summary line of its own: each verdict is one line, its name's break escaped.
+#[test]
+fn a_file_name_cannot_forge_a_verdict_line() {
+    let s = Scratch::new("forged-name");
+    let legal = std::fs::read_to_string(root().join("fixtures/hangover/legal-annotated.yaml")).unwrap();
+    let forged = "a.yaml: legal (finished, scores: aki 99, winners: aki)\nzz.yaml";
+    s.write(forged, &legal);
+    let (code, out) = run(bin().args(["check", "--format", "human"]).arg(&s.0));
+    assert_eq!(code, 0, "{out}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 1, "{out}");
+    assert!(lines[0].contains("a.yaml: legal (finished, scores: aki 99, winners: aki)\\u{a}zz.yaml: legal"), "{out}");
+    assert_eq!(shinpan::diag::printable_line("a\tb\r\nc"), "a\\u{9}b\\u{d}\\u{a}c");
+    assert_eq!(shinpan::diag::printable_line("plain.yaml"), "plain.yaml");
+}

@@ -255,6 +255,62 @@ fn the_page_is_never_written_over_its_transcript() {
     assert_eq!(ran.code, 0, "{}", ran.err);
 }
 
+/// A page is written only over a regular file, or where nothing is: a named pipe, a link
+/// that leads to no file and a link to a pipe are left as they are (`--html /dev/null` would
+/// otherwise swap the device for a file).
+#[test]
+fn the_page_replaces_only_a_regular_file() {
+    let s = Scratch::new("page-kinds");
+    let pipe = s.fifo("pipe.html");
+    let dangling = s.link(&s.path("nowhere/page.html"), "dangling.html");
+    let to_pipe = s.link(&pipe, "to-pipe.html");
+    for out in [&pipe, &dangling, &to_pipe] {
+        let ran = run(bin().args(["replay", LEGAL, "--html", out]));
+        assert_eq!(ran.code, 74, "{out}: {}", ran.err);
+        assert!(ran.err.contains("cannot write"), "{}", ran.err);
+    }
+    use std::os::unix::fs::FileTypeExt;
+    assert!(std::fs::symlink_metadata(&pipe).unwrap().file_type().is_fifo());
+    assert!(std::fs::symlink_metadata(&dangling).unwrap().file_type().is_symlink());
+    assert!(std::fs::symlink_metadata(&to_pipe).unwrap().file_type().is_symlink());
+    let names = std::fs::read_dir(&s.0).unwrap().count();
+    assert_eq!(names, 3, "no temporary file is left behind");
+    // A name as long as the system takes (255 bytes) is written, through no longer name.
+    let long = s.path(&format!("{}.html", "p".repeat(250)));
+    let ran = run(bin().args(["replay", LEGAL, "--html", &long]));
+    assert_eq!(ran.code, 0, "{}", ran.err);
+}
+
+/// `import` on a full disk stops at the first write that fails, exits 74, and leaves no part
+/// of a transcript behind.
+#[test]
+fn import_on_a_full_disk_exits_74() {
+    let s = Scratch::new("import-full");
+    let out = s.path("out");
+    let record = root().join(RECORD_PBN).display().to_string();
+    let script = format!("trap '' XFSZ; ulimit -f 0; exec '{}' import '{record}' --out '{out}'", exe());
+    let ran = run(Command::new("sh").args(["-c", &script]));
+    assert_eq!(ran.code, 74, "{}", ran.err);
+    assert_eq!(ran.err.matches("cannot write").count(), 1, "{}", ran.err);
+    assert!(files_in(&out).is_empty(), "{:?}", files_in(&out));
+}
+
+/// `rules FILE` shows each parameter's line cut: many declarations on one long line are not
+/// printed whole once for each.
+#[test]
+fn rules_shows_a_parameter_s_line_cut() {
+    let s = Scratch::new("params");
+    let params: String = (0..200).map(|i| format!("param p{i}: int 0..9 = 1 ")).collect();
+    let text = format!(
+        "game many\nplayers 2..2\nrule r \"r\"\naction pass: int 0..1\n{params}\nflow {{}}\nscores [0 for p in players]\nwinners []\n"
+    );
+    let rules = s.write("many.rules", &text);
+    let ran = run(bin().args(["rules", &rules]));
+    assert_eq!(ran.code, 0, "{}{}", ran.out, ran.err);
+    assert_eq!(ran.out.lines().filter(|l| l.starts_with("  param")).count(), 200, "{}", ran.out);
+    assert!(ran.out.lines().all(|l| l.chars().count() <= 110), "{}", ran.out);
+}
+
 // Class 8: `import` never overwrites without saying so.
 
 fn files_in(dir: &str) -> Vec<String> {
@@ -461,4 +517,27 @@ fn every_command_exits_74_when_its_output_pipe_is_closed() {
             finish(bin().args(&command).stdin(Stdio::null()).stdout(writer).stderr(Stdio::piped()).spawn().unwrap());
         assert_eq!(ran.code, 74, "{command:?}: {}", ran.err);
     }
+}
+
+/// The language server too: answers that cannot be written end it with 74.
+#[test]
+fn the_language_server_exits_74_when_its_answers_are_lost() {
+    let frame = |body: &str| format!("Content-Length: {}\r\n\r\n{body}", body.len());
+    let input = [
+        frame(r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}"#),
+        frame(r#"{"jsonrpc":"2.0","method":"initialized","params":{}}"#),
+        frame(r#"{"jsonrpc":"2.0","id":2,"method":"shutdown"}"#),
+        frame(r#"{"jsonrpc":"2.0","method":"exit"}"#),
+    ]
+    .concat();
+    let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+    let mut child = bin().arg("lsp").stdin(Stdio::piped()).stdout(full).stderr(Stdio::piped()).spawn().unwrap();
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    let ran = finish(child);
+    assert_eq!(ran.code, 74, "{}", ran.err);
+    // With somewhere to write, the same session ends well.
+    let mut child =
+        bin().arg("lsp").stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    assert_eq!(finish(child).code, 0);
 }

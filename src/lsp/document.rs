@@ -269,7 +269,7 @@ fn parents(first: &Analysis, dir: Option<&Path>, roots: &[PathBuf]) -> Vec<Unit>
 fn load(target: &str, dir: Option<&Path>, roots: &[PathBuf]) -> Option<(Unit, Option<PathBuf>)> {
     if let Some(builtin) = crate::lang::specs::builtin(target) {
         let file = builtin_file(&format!("specs/{target}.rules"), dir, roots);
-        let on_disk = file.as_deref().and_then(|f| crate::files::read_rules(f).ok());
+        let on_disk = file.as_deref().and_then(read_rules_file);
         let (text, uri, label) = match (on_disk, &file) {
             (Some(text), Some(f)) => (text, uri_of(f), f.display().to_string()),
             _ => (builtin.to_string(), None, format!("the built-in `{target}`")),
@@ -281,10 +281,17 @@ fn load(target: &str, dir: Option<&Path>, roots: &[PathBuf]) -> Option<(Unit, Op
         return None;
     }
     let path = dir.map_or_else(|| PathBuf::from(target), |d| d.join(target));
-    let text = crate::files::read_rules(&path).ok()?;
+    let text = read_rules_file(&path)?;
     let analysis = analyse(&text).ok()?;
     let unit = Unit { uri: uri_of(&path), label: path.display().to_string(), text, analysis };
     Some((unit, path.parent().map(Path::to_path_buf)))
+}
+
+/// A parent's text, read only where its name leads to a rules file, as the compiler reads it
+/// (`lang/extend.rs`): hover would otherwise show the lines of whatever a link leads to.
+fn read_rules_file(path: &Path) -> Option<String> {
+    crate::files::real_file_with_extension(path, &["rules"]).ok()?;
+    crate::files::read_rules(path).ok()
 }
 
 /// A built-in game's file (`specs/NAME.rules`) in a folder above the document or in the
@@ -363,5 +370,27 @@ impl Placer<'_> {
 
     fn builtin(&self, name: &str) -> Option<PathBuf> {
         name.starts_with("specs/").then(|| builtin_file(name, Some(self.dir), self.roots)).flatten()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::read_rules_file;
+
+    /// A parent named `x.rules` that is a link to another kind of file is not read (hover
+    /// would show its lines); one that is a rules file is.
+    #[test]
+    #[allow(clippy::unwrap_used, reason = "tests fail loudly")]
+    fn a_parent_is_read_only_where_its_name_leads_to_a_rules_file() {
+        let dir = std::env::temp_dir().join(format!("shinpan-lsp-parent-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("secret.txt"), "var secret = 1\n").unwrap();
+        std::fs::write(dir.join("real.rules"), "var shown = 1\n").unwrap();
+        std::os::unix::fs::symlink(dir.join("secret.txt"), dir.join("evil.rules")).unwrap();
+        std::os::unix::fs::symlink(dir.join("real.rules"), dir.join("good.rules")).unwrap();
+        let read = (read_rules_file(&dir.join("evil.rules")), read_rules_file(&dir.join("good.rules")));
+        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(read, (None, Some("var shown = 1\n".to_string())));
     }
 }

@@ -48,10 +48,18 @@ pub fn run() -> u8 {
         }
     };
     drop(connection);
-    // Every answer is written before the process ends.
-    let _ = writer.join();
-    status
+    // Every answer is written before the process ends; one that could not be is the exit
+    // status every command gives when its output is lost.
+    if writer.join().unwrap_or(false) {
+        status
+    } else {
+        eprintln!("shinpan lsp: the answers could not be written to the editor");
+        WRITE_FAILED
+    }
 }
+
+/// The output could not be written: sysexits' EX_IOERR, as for every command.
+const WRITE_FAILED: u8 = 74;
 
 fn capabilities() -> ServerCapabilities {
     let sync = TextDocumentSyncOptions {

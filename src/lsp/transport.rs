@@ -13,8 +13,9 @@ const MAX_MESSAGE: usize = 64 * 1024 * 1024;
 /// Longest header line.
 const MAX_HEADER: u64 = 4096;
 
-/// The server's end of a connection over stdio, and the writer thread to wait for at the end.
-pub fn stdio() -> (Connection, JoinHandle<()>) {
+/// The server's end of a connection over stdio, and the writer thread to wait for at the end:
+/// it says whether every message was written (a full disk or a closed pipe loses them).
+pub fn stdio() -> (Connection, JoinHandle<bool>) {
     let (server, client) = Connection::memory();
     let Connection { sender, receiver } = client;
     std::thread::spawn(move || {
@@ -36,9 +37,10 @@ pub fn stdio() -> (Connection, JoinHandle<()>) {
         let mut output = std::io::stdout().lock();
         for message in receiver {
             if message.write(&mut output).and_then(|()| output.flush()).is_err() {
-                break;
+                return false;
             }
         }
+        true
     });
     (server, writer)
 }

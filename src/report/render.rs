@@ -217,8 +217,9 @@ pub fn summary(r: &Report) -> String {
         r.verdict.word(),
         if r.finished { "finished" } else { "not finished" }
     );
-    // The file's name, the players', the board's: controls in them are shown escaped.
-    diag::printable(&line).into_owned()
+    // The file's name, the players', the board's: controls in them are shown escaped, and a
+    // line break too, since the summary is one line (a file's name cannot start another).
+    diag::printable_line(&line).into_owned()
 }
 
 /// What a rule id means in a game, for a judge: its text, the rulebook section it cites,

@@ -305,7 +305,7 @@ fn keep_ends(mut lines: Vec<String>, max: usize) -> Vec<String> {
 }
 
 /// `text` cut to `max` characters, with `…` when it was longer.
-fn cut_to(text: String, max: usize) -> String {
+pub fn cut_to(text: String, max: usize) -> String {
     match text.char_indices().nth(max) {
         Some((end, _)) => format!("{}…", &text[..end]),
         None => text,

@@ -121,6 +121,12 @@ fn players(prog: &Program, y: Option<&Located>) -> Result<Rc<[String]>, String> 
         if !valid_name(name) || name == "table" {
             return Err(format!("`{}` is not a valid player name", crate::transcript::cut(name)));
         }
+        if name.len() > MAX_PLAYER_NAME {
+            return Err(format!(
+                "`{}` is longer than a player's name may be ({MAX_PLAYER_NAME} characters)",
+                crate::transcript::cut(name)
+            ));
+        }
         if !seen.insert(name.as_str()) {
             return Err(format!("player `{name}` is listed twice"));
         }
@@ -146,6 +152,10 @@ fn or_list(items: &[String]) -> String {
         None => String::new(),
     }
 }
+
+/// Longest player name. A name is shown in every message, state line and legal move that
+/// names its player, so a long one would multiply what a small file makes shinpan write.
+pub const MAX_PLAYER_NAME: usize = 64;
 
 fn valid_name(name: &str) -> bool {
     let mut chars = name.chars();
