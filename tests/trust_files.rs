@@ -541,3 +541,23 @@ fn the_language_server_exits_74_when_its_answers_are_lost() {
     child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
     assert_eq!(finish(child).code, 0);
 }
+
+/// The file limits the README's table states are the ones in force: each row's value is the
+/// constant the reader is given.
+#[test]
+fn the_file_limits_are_the_ones_the_readme_states() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let row = |name: &str| {
+        let line = readme.lines().find(|l| l.starts_with(&format!("| {name} |"))).unwrap_or_else(|| panic!("{name}"));
+        line.split('|').nth(2).unwrap().trim().to_string()
+    };
+    let mib = |bytes: u64| format!("{} MiB", bytes / (1024 * 1024));
+    assert_eq!(row("rules file"), mib(shinpan::files::MAX_RULES_BYTES));
+    assert_eq!(row("transcript file, and a record file (PBN, LIN)"), mib(shinpan::report::check::MAX_FILE_BYTES));
+    assert_eq!(row("list of paths (`check --files-from`)"), mib(shinpan::files::MAX_LIST_BYTES));
+    for limit in
+        [shinpan::files::MAX_RULES_BYTES, shinpan::report::check::MAX_FILE_BYTES, shinpan::files::MAX_LIST_BYTES]
+    {
+        assert_eq!(limit % (1024 * 1024), 0, "each limit is a whole number of MiB");
+    }
+}
