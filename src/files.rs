@@ -84,16 +84,18 @@ pub fn read_bytes(path: &Path, max: u64) -> Result<Vec<u8>, Unread> {
 /// a socket or a directory is refused.
 pub fn open_stream(path: &Path) -> Result<std::fs::File, Unread> {
     let unreadable = |e: std::io::Error| Unread::Unreadable(io_words(&e));
-    let meta = std::fs::metadata(path).map_err(unreadable)?;
-    if !meta.is_file() && !is_pipe(&meta) {
-        return Err(Unread::Unreadable(format!("{} is not a regular file or a named pipe", kind_of_file(&meta))));
-    }
+    refuse_unless_stream(&std::fs::metadata(path).map_err(unreadable)?)?;
     let file = std::fs::File::open(path).map_err(unreadable)?;
-    let opened = file.metadata().map_err(unreadable)?;
-    if !opened.is_file() && !is_pipe(&opened) {
-        return Err(Unread::Unreadable(format!("{} is not a regular file or a named pipe", kind_of_file(&opened))));
-    }
+    refuse_unless_stream(&file.metadata().map_err(unreadable)?)?;
     Ok(file)
+}
+
+fn refuse_unless_stream(meta: &std::fs::Metadata) -> Result<(), Unread> {
+    if meta.is_file() || is_pipe(meta) {
+        Ok(())
+    } else {
+        Err(Unread::Unreadable(format!("{} is not a regular file or a named pipe", kind_of_file(meta))))
+    }
 }
 
 /// Reads at most `max` bytes from `input` (standard input), refusing more.
