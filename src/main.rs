@@ -662,11 +662,8 @@ impl Walk<'_> {
     /// The files under `dir` that `keep` accepts, each directory walked once however many links
     /// lead to it; one that cannot be read is reported in its place.
     fn folder(&mut self, dir: &Path, out: &mut Vec<Input>) {
-        let Ok(root) = std::fs::canonicalize(dir) else {
-            out.push(Input::Unreadable(dir.to_path_buf(), Problem::Unreadable, "cannot resolve the directory".into()));
-            return;
-        };
-        let root = self.confine.then_some(root.clone());
+        // A folder that cannot be resolved is reported by `under`, which reads nothing of it.
+        let root = if self.confine { std::fs::canonicalize(dir).ok() } else { None };
         self.under(dir, root.as_deref(), out);
     }
 
