@@ -561,3 +561,30 @@ fn the_file_limits_are_the_ones_the_readme_states() {
         assert_eq!(limit % (1024 * 1024), 0, "each limit is a whole number of MiB");
     }
 }
+
+/// Standard input is read through the same bound as a file: at most a transcript's size, and
+/// one byte more is refused (not cut and judged).
+#[test]
+fn standard_input_is_bounded_exactly() {
+    let limit = usize::try_from(shinpan::report::check::MAX_FILE_BYTES).unwrap();
+    let kinds: Vec<String> = [limit, limit + 1]
+        .into_iter()
+        .map(|size| {
+            let mut child = bin()
+                .args(["check", "--format", "json", "-"])
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap();
+            let mut input = child.stdin.take().unwrap();
+            // Spaces: a text that is read as YAML, and is no transcript, at any length.
+            std::thread::spawn(move || {
+                let _ = input.write_all(&vec![b' '; size]);
+            });
+            let verdict = verdicts(&finish(child).out).remove(0);
+            verdict["errors"][0]["kind"].as_str().unwrap().to_string()
+        })
+        .collect();
+    assert_eq!(kinds, ["syntax", "too-large"]);
+}
