@@ -274,3 +274,18 @@ fn kind_of_file(meta: &std::fs::Metadata) -> &'static str {
     }
     if meta.is_dir() { "it is a directory, which" } else { "it" }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::size_words;
+
+    /// A limit is said in MiB when it is a whole number of them, else in bytes.
+    #[test]
+    fn a_limit_is_said_in_the_table_s_words() {
+        const MIB: u64 = 1024 * 1024;
+        assert_eq!(size_words(0), "0 bytes");
+        assert_eq!(size_words(1000), "1000 bytes");
+        assert_eq!(size_words(3 * MIB), "3 MiB");
+        assert_eq!(size_words(MIB + 1), "1048577 bytes");
+    }
+}
