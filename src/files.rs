@@ -185,11 +185,8 @@ fn write_over(target: &Path, bytes: &[u8]) -> std::io::Result<()> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
         Err(e) => return Err(e),
     };
-    let dir = match target.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let (temporary, mut file) = new_file_in(&dir)?;
+    // A bare name's parent is "", and a name joined to "" is that name, in the working folder.
+    let (temporary, mut file) = new_file_in(target.parent().unwrap_or(Path::new("")))?;
     let written = (|| {
         if let Some(meta) = &original {
             keep_owner(&file, meta);

@@ -311,6 +311,23 @@ fn rules_shows_a_parameter_s_line_cut() {
     assert!(ran.out.lines().all(|l| l.chars().count() <= 110), "{}", ran.out);
 }
 
+/// A formatted file keeps its owner and group where the writer may give them (root may: CI
+/// runs as root; elsewhere the test says it is skipped).
+#[test]
+fn fmt_keeps_the_owner() {
+    use std::os::unix::fs::MetadataExt;
+    let s = Scratch::new("fmt-owner");
+    let path = s.write("game.rules", &badly_laid_out());
+    if std::os::unix::fs::chown(&path, Some(1), Some(1)).is_err() {
+        eprintln!("skipped: only root may give a file to another owner");
+        return;
+    }
+    assert_eq!(run(bin().args(["fmt", &path])).code, 0);
+    let meta = std::fs::metadata(&path).unwrap();
+    assert_eq!((meta.uid(), meta.gid()), (1, 1));
+    assert_eq!(run(bin().args(["fmt", "--check", &path])).code, 0, "formatted");
+}
+
 // Class 8: `import` never overwrites without saying so.
 
 fn files_in(dir: &str) -> Vec<String> {
