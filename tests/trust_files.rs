@@ -63,6 +63,14 @@ fn run(c: &mut Command) -> Ran {
     finish(c.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap())
 }
 
+/// Each verdict's file, from past the last `after` in its path, and its verdict.
+fn named_verdicts<'a>(found: &'a [serde_json::Value], after: &str) -> Vec<(&'a str, &'a str)> {
+    found
+        .iter()
+        .map(|v| (v["file"].as_str().unwrap().rsplit(after).next().unwrap(), v["verdict"].as_str().unwrap()))
+        .collect()
+}
+
 fn verdicts(out: &str) -> Vec<serde_json::Value> {
     out.lines().map(|l| serde_json::from_str(l).unwrap()).collect()
 }
@@ -81,10 +89,7 @@ fn a_record_that_is_a_pipe_or_a_device_gets_its_own_verdict() {
     s.copy(RECORD_LIN, "e-last.lin");
     let ran = run(bin().args(["check", "--format", "json", &s.path("")]));
     let found = verdicts(&ran.out);
-    let kinds: Vec<(&str, &str)> = found
-        .iter()
-        .map(|v| (v["file"].as_str().unwrap().rsplit('/').next().unwrap(), v["verdict"].as_str().unwrap()))
-        .collect();
+    let kinds = named_verdicts(&found, "/");
     assert_eq!(
         &kinds[..4],
         [
@@ -442,10 +447,7 @@ fn only_builtin_rules_follows_no_link_out_of_the_folder() {
     assert!(!ran.out.contains(SECRET), "{}", ran.out);
     let ran = run(bin().args(["check", "--only-builtin-rules", "--format", "json", &s.path("up")]));
     let found = verdicts(&ran.out);
-    let seen: Vec<(&str, &str)> = found
-        .iter()
-        .map(|v| (v["file"].as_str().unwrap().rsplit("up/").next().unwrap(), v["verdict"].as_str().unwrap()))
-        .collect();
+    let seen = named_verdicts(&found, "up/");
     assert_eq!(
         seen,
         [
