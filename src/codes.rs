@@ -1,24 +1,39 @@
 //! Every stable diagnostic code, one line each. Fixtures and snapshots are named after them.
 
 // Rules files (`shinpan lint`).
+/// The text is not the language: a token out of place, a missing brace.
 pub const SYNTAX: &str = "shinpan::spec::syntax";
+/// Expressions or blocks nested deeper than the parser takes.
 pub const TOO_DEEP: &str = "shinpan::spec::too-deep";
+/// A name that nothing declares.
 pub const UNKNOWN_NAME: &str = "shinpan::spec::unknown-name";
+/// A name declared twice.
 pub const DUPLICATE: &str = "shinpan::spec::duplicate";
+/// A check that cites a rule id no `rule` declares.
 pub const UNKNOWN_RULE: &str = "shinpan::spec::unknown-rule";
+/// A branch of `choose` for an action no `action` declares.
 pub const UNKNOWN_ACTION: &str = "shinpan::spec::unknown-action";
+/// A value of one type where another is needed.
 pub const TYPE_MISMATCH: &str = "shinpan::spec::type-mismatch";
 /// `x += v`, `x -= v` or `x = v` with a value that does not fit what `x` holds.
 pub const ASSIGN_MISMATCH: &str = "shinpan::spec::assign-mismatch";
 /// A field that no record of that type has, or an attribute a card kind does not have.
 pub const UNKNOWN_FIELD: &str = "shinpan::spec::unknown-field";
+/// A call with the wrong number of arguments.
 pub const ARITY: &str = "shinpan::spec::arity";
+/// A declaration every rules file needs is missing (`game`, `flow`, ...).
 pub const MISSING: &str = "shinpan::spec::missing";
+/// A statement where it cannot be (`break` outside a loop, ...).
 pub const MISPLACED: &str = "shinpan::spec::misplaced";
+/// Code that no game can reach.
 pub const UNREACHABLE: &str = "shinpan::spec::unreachable";
+/// A check after an action has already changed the game.
 pub const CHECK_AFTER_EFFECT: &str = "shinpan::spec::check-after-effect";
+/// Card declarations that cannot make a deck (duplicate codes, bad attributes).
 pub const BAD_CARDS: &str = "shinpan::spec::bad-cards";
+/// The rules failed while running a game (an index out of range, ...).
 pub const RUNTIME: &str = "shinpan::spec::runtime";
+/// The rules ran out of fuel: a loop that does not end, or work past the limit.
 pub const FUEL: &str = "shinpan::spec::fuel";
 /// The rules ask for more than the engine holds (players, cards, nesting of values).
 pub const LIMIT: &str = "shinpan::spec::limit";
@@ -26,8 +41,11 @@ pub const LIMIT: &str = "shinpan::spec::limit";
 pub const FORMAT: &str = "shinpan::spec::format";
 
 // Transcripts.
+/// A transcript that cannot be read as a game of its rules.
 pub const MALFORMED: &str = "shinpan::transcript::malformed";
+/// An event that breaks a rule.
 pub const VIOLATION: &str = "shinpan::rule";
+/// Where the rules file states the broken rule (advice beside a violation).
 pub const RULE_HERE: &str = "shinpan::rule::stated-here";
 /// The state of the game just before a broken event (the rules' `view`).
 pub const STATE: &str = "shinpan::rule::state";

@@ -19,10 +19,12 @@ pub struct SourceMap {
 }
 
 impl SourceMap {
+    /// A map of one source from offset 0.
     pub fn single(source: Source) -> Self {
         SourceMap { segments: vec![(0, source)] }
     }
 
+    /// A map of sources, each from its starting offset (a rules file and its parents).
     pub fn new(segments: Vec<(usize, Source)>) -> Self {
         SourceMap { segments }
     }
@@ -84,31 +86,43 @@ impl SourceMap {
     }
 }
 
+/// A named text that diagnostics quote.
 pub fn source(name: &str, text: &str) -> Source {
     NamedSource::new(name, Arc::new(text.to_string()))
 }
 
 #[derive(Debug, Clone)]
+/// A diagnostic: a stable code, a message, labelled places in a source, a help line, related diagnostics (the rule's line beside an event). Rendered by `render_plain` and `render_fancy`.
 pub struct Diag {
+    /// The stable code (`codes`).
     pub code: &'static str,
+    /// What is wrong, in one line.
     pub message: String,
+    /// The text the labels point into.
     pub source: Option<Source>,
+    /// Places in `source`, each with what is wrong there.
     pub labels: Vec<(Span, String)>,
+    /// How to fix it, or what was legal instead.
     pub help: Option<String>,
+    /// Diagnostics shown with it (the rule's line, the state of the game).
     pub related: Vec<Diag>,
+    /// Advice rather than an error.
     pub advice: bool,
 }
 
 impl Diag {
+    /// A diagnostic with no place yet.
     pub fn new(code: &'static str, message: impl Into<String>) -> Self {
         Diag { code, message: message.into(), source: None, labels: vec![], help: None, related: vec![], advice: false }
     }
 
+    /// Adds a labelled place.
     pub fn label(mut self, span: Span, text: impl Into<String>) -> Self {
         self.labels.push((span, text.into()));
         self
     }
 
+    /// Sets the help line.
     pub fn help(mut self, text: impl Into<String>) -> Self {
         self.help = Some(text.into());
         self
@@ -119,11 +133,13 @@ impl Diag {
         self.help = Some(text.into());
     }
 
+    /// Points the labels into `source`.
     pub fn in_source(mut self, source: &Source) -> Self {
         self.source = Some(source.clone());
         self
     }
 
+    /// Adds a diagnostic shown with this one.
     pub fn with_related(mut self, other: Diag) -> Self {
         self.related.push(other);
         self
@@ -391,7 +407,7 @@ impl Cropped {
 }
 
 /// The nearest char boundary at or before `at`.
-pub(crate) fn floor_char(text: &str, mut at: usize) -> usize {
+pub fn floor_char(text: &str, mut at: usize) -> usize {
     while at > 0 && !text.is_char_boundary(at) {
         at -= 1;
     }

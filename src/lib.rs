@@ -1,8 +1,23 @@
 //! shinpan: card-game rules as spec files, and a checker of recorded games against them.
 //!
-//! The pipeline, one folder per stage, each using only the ones above it:
+//! The public API, all at this level:
+//! - [`Rules`]: a game's rules (a built-in game, a rules file or rules given as text, with
+//!   parameters), compiled once per thread; it checks transcripts, explains its rules and
+//!   plays random games;
+//! - [`Checking`]: many transcripts (paths, texts, the lines of a stream) checked on several
+//!   threads and handed back in their order, each against the rules it names or against
+//!   given ones; one file's failure costs that file's verdict only;
+//! - [`Report`]: the verdict on one transcript (`json_line`, `human`, `replay_steps`, `page`);
+//! - [`editor`]: what the tools of a rules file's author need (lint, format, names);
+//! - [`records`]: a game's own record formats (bridge's PBN and LIN) as transcripts;
+//! - [`diag`], [`codes`], [`files`], [`span`]: diagnostics and their stable codes, reading
+//!   files with limits, places in a file.
+//!
+//! Inside, one module per stage of the pipeline, each using only the ones above it (private;
+//! the feature `internals` makes them public for this crate's tests, benchmarks and fuzz
+//! targets, and they change as the engine does):
 //! 1. `lang`: text to a typed, spanned syntax tree (the pest grammar in `grammar/`), `extends`,
-//!    and the built-in rules files;
+//!    the canonical layout, and the built-in rules files;
 //! 2. `program`: the compiled form the interpreter runs, its values and built-in functions;
 //! 3. `run`: the interpreter: runs the flow, consumes events at each waiting point, lists the
 //!    legal actions there, fuel;
@@ -14,53 +29,49 @@
 //! 7. `report`: a verdict per file (`check`), as JSON Lines and miette diagnostics (`render`),
 //!    and the judge's replay page (`page`);
 //! 8. `play`: random legal playouts and their statistics;
-//! 9. `rules`: the library's front door, `Rules`: compiled once per thread, `Send + Sync`, it
-//!    checks transcripts (text, path or parsed JSON) and plays games;
-//! 10. `lsp`: the language server for rules files (`shinpan lsp`); only the command line uses it.
+//! 9. `rules`, `checking`, `editor`, `records`: the front door above.
 //!
-//! Beside them: `span` (places in a file), `diag` (diagnostics), `codes` (their stable codes)
-//! and `files` (reading files with limits), which every stage uses.
-//!
-//! The library's API is [`Rules`] and the verdict it gives, [`Report`] (see `src/rules.rs` for
-//! an example). The stages are public for the command line, the tests and the fuzz targets,
-//! and hidden from this documentation: they change as the engine does.
+//! The command line (`crates/cli`), the language server (`crates/lsp`) and the Python package
+//! (`python/`) are built on the public API alone.
 
 #![warn(missing_docs)]
 #![allow(clippy::result_large_err, reason = "diagnostics are built once, on the error path")]
 
-#[doc(hidden)]
-pub mod codes;
-#[doc(hidden)]
-pub mod diag;
-#[doc(hidden)]
-pub mod files;
-#[doc(hidden)]
-pub mod import;
-#[doc(hidden)]
-pub mod lang;
-#[doc(hidden)]
-pub mod lsp;
-#[doc(hidden)]
-pub mod play;
-#[doc(hidden)]
-pub mod program;
-#[doc(hidden)]
-pub mod report;
-#[doc(hidden)]
-pub mod resolve;
-pub mod rules;
-#[doc(hidden)]
-pub mod run;
-#[doc(hidden)]
-pub mod span;
-#[doc(hidden)]
-pub mod transcript;
+/// A stage of the pipeline: private, or public and hidden from the documentation under the
+/// feature `internals`.
+macro_rules! stage {
+    ($($name:ident),* $(,)?) => {
+        $(
+            #[cfg(feature = "internals")]
+            #[doc(hidden)]
+            #[allow(missing_docs, reason = "internal: documented where it is used")]
+            pub mod $name;
+            #[cfg(not(feature = "internals"))]
+            #[allow(dead_code, unused_imports, reason = "what only the tests and fuzz targets use, under `internals`")]
+            mod $name;
+        )*
+    };
+}
 
+stage!(lang, program, run, resolve, transcript, import, report, play);
+
+mod checking;
+pub mod codes;
+pub mod diag;
+pub mod editor;
+pub mod files;
+pub mod records;
+mod rules;
+pub mod span;
+
+pub use checking::{Checking, Input, STACK_BYTES};
+pub use report::check::MAX_FILE_BYTES;
 pub use report::check::{Broken, Noted, Report, Step, Verdict};
-#[doc(hidden)]
-pub use resolve::{compile, compile_in};
-pub use rules::{Rules, RulesError};
+pub use report::render::ReplayStep;
+pub use rules::{MAX_PLAYOUT_EVENTS, Parameter, Rules, RulesError, Stats};
 pub use transcript::Problem;
 pub use transcript::decode::Malformed;
+
+#[cfg(feature = "internals")]
 #[doc(hidden)]
-pub use transcript::pool::builtin_program;
+pub use {resolve::compile, resolve::compile_in, transcript::pool::builtin_program};

@@ -97,9 +97,13 @@ fn ending_words(prog: &Program, offset: Option<usize>) -> String {
 /// What a designer compares between variants, over many random games.
 #[derive(Default)]
 pub struct Stats {
+    /// Games played.
     pub games: usize,
+    /// Events over all games.
     pub events: usize,
+    /// The fewest events of a game (none before the first).
     pub shortest: Option<usize>,
+    /// The most events of a game.
     pub longest: usize,
     /// Per seat, in seating order: its name, the sum of its scores (integer scores only), how
     /// many games it won.
@@ -114,7 +118,7 @@ pub struct Stats {
 }
 
 impl Stats {
-    pub fn add(&mut self, prog: &Program, p: &Playout) {
+    pub(crate) fn add(&mut self, prog: &Program, p: &Playout) {
         if self.seats.is_empty() {
             self.seats = p.players.iter().map(|n| (n.clone(), 0, 0)).collect();
             self.actions = prog.actions.iter().map(|a| (a.name.clone(), 0)).collect();

@@ -15,8 +15,6 @@
 //! # Ok::<(), shinpan::RulesError>(())
 //! ```
 
-use std::cell::RefCell;
-use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
@@ -27,13 +25,10 @@ use crate::program::Program;
 use crate::report::check::{Checker, Lookup, Report};
 use crate::transcript::Yaml;
 
-/// Compiled rules a thread keeps, at most: past it the thread starts again (a service that
-/// builds rules from many files must not grow without bound).
-const MAX_RULES_PER_THREAD: usize = 64;
+pub use crate::play::Stats;
 
-thread_local! {
-    static CHECKERS: RefCell<HashMap<String, Checker>> = RefCell::new(HashMap::new());
-}
+/// Most events a random game plays before it is cut short (`Rules::play`).
+pub const MAX_PLAYOUT_EVENTS: usize = crate::play::MAX_PLAYOUT_EVENTS;
 
 /// A game's rules: a built-in game or a rules file, with parameters over its defaults.
 #[derive(Clone, Debug)]
@@ -46,6 +41,8 @@ pub struct Rules {
     /// What a thread's checker is kept under, with the parameters: the name, or for rules
     /// given as text, the label and a hash of the text.
     origin: String,
+    /// The name or path as the caller gave it (what `describe` shows).
+    given: String,
 }
 
 /// Why rules could not be used: they are unknown, do not compile, or a parameter or a player
@@ -91,7 +88,8 @@ impl Rules {
     /// ```
     pub fn new(name_or_path: &str) -> Result<Rules, RulesError> {
         let name = Checker::new(Some(name_or_path.to_string())).rules_override.unwrap_or_default();
-        let rules = Rules { origin: name.clone(), name, text: None, variant: vec![] };
+        let given = name_or_path.to_string();
+        let rules = Rules { origin: name.clone(), name, text: None, variant: vec![], given };
         rules.with_program(|_| ())?;
         Ok(rules)
     }
@@ -116,7 +114,7 @@ impl Rules {
         base.hash(&mut hasher);
         let origin = format!("{label}\u{0}text {:x}", hasher.finish());
         let text = Some(Arc::new((text.to_string(), base.to_path_buf())));
-        let rules = Rules { origin, name: label.to_string(), text, variant: vec![] };
+        let rules = Rules { origin, name: label.to_string(), text, variant: vec![], given: label.to_string() };
         rules.with_program(|_| ())?;
         Ok(rules)
     }
@@ -132,11 +130,15 @@ impl Rules {
     /// assert!(e.message.contains("did you mean `hand_size`?"), "{e}");
     /// # Ok::<(), shinpan::RulesError>(())
     /// ```
-    pub fn with_variant(mut self, key: &str, value: &str) -> Result<Rules, RulesError> {
-        let value = crate::transcript::parse_value(value)
-            .map_err(|e| RulesError::usage(format!("the value of `{key}`: {}", e.message)))?;
-        self.variant.retain(|(k, _)| k != key);
-        self.variant.push((key.to_string(), value));
+    pub fn with_variant(self, key: &str, value: &str) -> Result<Rules, RulesError> {
+        self.with_parameter(&Parameter::new(key, value).map_err(RulesError::usage)?)
+    }
+
+    /// The same rules with a parameter already read (`with_variant`).
+    pub fn with_parameter(mut self, parameter: &Parameter) -> Result<Rules, RulesError> {
+        let (key, value) = parameter.pair();
+        self.variant.retain(|(k, _)| *k != key);
+        self.variant.push((key, value));
         // The parameters are checked as a game of the fewest players would be.
         self.with_program(|p| crate::play::game_with(p, p.players.0 as usize, &self.variant).map(|_| ()))?
             .map_err(|d| RulesError::usage(d.message))?;
@@ -184,42 +186,127 @@ impl Rules {
     /// # Ok::<(), shinpan::RulesError>(())
     /// ```
     pub fn play(&self, players: usize, seed: u64) -> Result<String, RulesError> {
+        self.play_one(players, seed, MAX_PLAYOUT_EVENTS)
+    }
+
+    /// Plays one random game as `play` does, cut short after `max_events` events.
+    pub fn play_one(&self, players: usize, seed: u64, max_events: usize) -> Result<String, RulesError> {
+        self.with_players(players, |p| {
+            let played = playout(p, players, &self.variant, seed, max_events)?;
+            Ok(crate::play::transcript_text_for(&self.name, &self.variant, p, &played))
+        })
+    }
+
+    /// Plays `games` random games from seeds `seed`, `seed + 1`, ..., handing each to `each` as
+    /// a transcript of one JSON line as soon as it is played; stops when `each` says `false`.
+    ///
+    /// ```
+    /// let rules = shinpan::Rules::new("hangover")?;
+    /// let mut lines = vec![];
+    /// rules.play_games(3, 7, 2, 1000, |line| { lines.push(line.to_string()); true })?;
+    /// assert_eq!(lines.len(), 2);
+    /// assert!(lines.iter().all(|l| rules.check_text("game", l).verdict == shinpan::Verdict::Legal));
+    /// # Ok::<(), shinpan::RulesError>(())
+    /// ```
+    pub fn play_games(
+        &self,
+        players: usize,
+        seed: u64,
+        games: usize,
+        max_events: usize,
+        mut each: impl FnMut(&str) -> bool,
+    ) -> Result<(), RulesError> {
+        self.with_players(players, |p| {
+            for k in 0..games as u64 {
+                let played = playout(p, players, &self.variant, seed.wrapping_add(k), max_events)?;
+                if !each(&crate::play::transcript_json_for(&self.name, &self.variant, p, &played).to_string()) {
+                    break;
+                }
+            }
+            Ok(())
+        })
+    }
+
+    /// The figures of `games` random games from seeds `seed`, `seed + 1`, ... (`play --stats`):
+    /// lengths, scores and wins per seat, actions taken, how games ended.
+    pub fn play_stats(&self, players: usize, seed: u64, games: usize, max_events: usize) -> Result<Stats, RulesError> {
+        self.with_players(players, |p| {
+            let mut stats = Stats::default();
+            for k in 0..games as u64 {
+                stats.add(p, &playout(p, players, &self.variant, seed.wrapping_add(k), max_events)?);
+            }
+            Ok(stats)
+        })
+    }
+
+    /// Runs `f` with the compiled rules once `players` is known to fit them.
+    fn with_players<T>(
+        &self,
+        players: usize,
+        f: impl FnOnce(&Program) -> Result<T, RulesError>,
+    ) -> Result<T, RulesError> {
         self.with_program(|p| {
             let (lo, hi) = p.players;
             if !(lo as usize..=hi as usize).contains(&players) {
                 let words = p.player_count_words();
                 return Err(RulesError::usage(format!("`{}` is for {words}, not {players}", p.name)));
             }
-            let played = crate::play::playout_with(p, players, &self.variant, seed, crate::play::MAX_PLAYOUT_EVENTS)
-                .map_err(|d| RulesError { code: d.code, message: d.message.clone(), diagnostics: vec![d] })?;
-            Ok(crate::play::transcript_text_for(&self.name, &self.variant, p, &played))
+            f(p)
         })?
     }
 
+    /// The fewest and the most players the rules allow.
+    pub fn player_counts(&self) -> Result<(usize, usize), RulesError> {
+        self.with_program(|p| (p.players.0 as usize, p.players.1 as usize))
+    }
+
+    /// The players the rules allow, in words (`3 to 5 players`, `players N, E, S, W`).
+    pub fn player_count_words(&self) -> Result<String, RulesError> {
+        self.with_program(Program::player_count_words)
+    }
+
+    /// What the transcripts `play` writes name as their rules: a built-in's name, or the
+    /// rules file's absolute path (so the transcript checks again wherever it is saved).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The ids of the rules' rules, in the order they are checked.
+    pub fn rule_ids(&self) -> Result<Vec<String>, RulesError> {
+        self.with_program(|p| p.rules.iter().map(|r| r.id.clone()).collect())
+    }
+
+    /// What a rule means and where it is checked (`shinpan explain`), if the rules have it.
+    pub fn explain(&self, rule: &str) -> Result<Option<String>, RulesError> {
+        self.with_program(|p| crate::report::render::explain(p, rule))
+    }
+
+    /// The players, the parameters as declared (type, range, default) and the rule ids in
+    /// check order, with the file each comes from (`shinpan rules NAME`); the rules file's
+    /// controls shown escaped.
+    pub fn describe(&self) -> Result<String, RulesError> {
+        self.with_program(|p| crate::diag::printable(&crate::report::render::described(&self.given, p)).into_owned())
+    }
+
     /// What this thread's checker for these rules and parameters is kept under.
-    fn key(&self) -> String {
+    pub(crate) fn key(&self) -> String {
         let given: Vec<String> = self.variant.iter().map(|(k, v)| format!("\u{0}{k}={}", v.to_json())).collect();
         format!("{}{}", self.origin, given.concat())
     }
 
+    /// A new checker of every transcript against these rules and parameters.
+    pub(crate) fn checker(&self) -> Checker {
+        let mut c = match &self.text {
+            Some(given) => Checker::with_rules_text(&self.name, &given.0, &given.1),
+            None => Checker::new(Some(self.name.clone())),
+        };
+        c.variant = self.variant.clone();
+        c
+    }
+
     /// Runs `f` with this thread's checker for these rules, made on first use.
     fn with_checker<T>(&self, f: impl FnOnce(&mut Checker) -> T) -> T {
-        let key = self.key();
-        CHECKERS.with(|cell| {
-            let mut checkers = cell.borrow_mut();
-            if !checkers.contains_key(&key) && checkers.len() >= MAX_RULES_PER_THREAD {
-                checkers.clear();
-            }
-            let checker = checkers.entry(key).or_insert_with(|| {
-                let mut c = match &self.text {
-                    Some(given) => Checker::with_rules_text(&self.name, &given.0, &given.1),
-                    None => Checker::new(Some(self.name.clone())),
-                };
-                c.variant = self.variant.clone();
-                c
-            });
-            f(checker)
-        })
+        crate::report::check::with_checker(&self.key(), || self.checker(), f)
     }
 
     /// Runs `f` with the compiled rules (without the cards of any data file).
@@ -237,6 +324,62 @@ impl Rules {
     }
 }
 
+/// A parameter of the rules, set over the default and over every transcript's own `variant`
+/// (the command line's `--variant KEY=VALUE`); the value is read as YAML, so `9` is a number
+/// and `[1, 12]` a list.
+#[derive(Clone, Debug)]
+pub struct Parameter {
+    key: String,
+    value: Yaml,
+}
+
+impl Parameter {
+    /// `KEY=VALUE`.
+    ///
+    /// ```
+    /// assert_eq!(shinpan::Parameter::parse("hand_size=9").unwrap().key(), "hand_size");
+    /// assert!(shinpan::Parameter::parse("hand_size").is_err());
+    /// ```
+    pub fn parse(text: &str) -> Result<Parameter, String> {
+        let Some((key, value)) = text.split_once('=') else {
+            return Err(format!("`{text}` is not KEY=VALUE"));
+        };
+        let parameter = Parameter::new(key, value)?;
+        Ok(Parameter { key: key.trim().to_string(), ..parameter })
+    }
+
+    /// A parameter from its name and its value as YAML (or JSON) text.
+    pub fn new(key: &str, value: &str) -> Result<Parameter, String> {
+        let value =
+            crate::transcript::parse_value(value).map_err(|e| format!("the value of `{key}`: {}", e.message))?;
+        Ok(Parameter { key: key.to_string(), value })
+    }
+
+    /// The parameter's name.
+    pub fn key(&self) -> &str {
+        &self.key
+    }
+
+    pub(crate) fn pair(&self) -> (String, Yaml) {
+        (self.key.clone(), self.value.clone())
+    }
+}
+
+/// One random game, its failure as a `RulesError` with the rules' diagnostic.
+fn playout(
+    p: &Program,
+    players: usize,
+    variant: &[(String, Yaml)],
+    seed: u64,
+    max_events: usize,
+) -> Result<crate::play::Playout, RulesError> {
+    crate::play::playout_with(p, players, variant, seed, max_events).map_err(|d| RulesError {
+        code: d.code,
+        message: d.message.clone(),
+        diagnostics: vec![d],
+    })
+}
+
 impl Report {
     /// The verdict as the JSON object of the contract (one line of `check --format json`).
     pub fn json(&self) -> serde_json::Value {
@@ -246,5 +389,26 @@ impl Report {
     /// The same verdict as that line of text, written once (what a service sends on).
     pub fn json_line(&self) -> String {
         crate::report::render::json_line(self)
+    }
+
+    /// The verdict for a person: each diagnostic (the event, the rule's line, what was legal,
+    /// the table before it), then a summary line; in colour when `color` says so.
+    pub fn human(&self, color: bool) -> String {
+        let mut text: String =
+            crate::report::render::diagnostics(self).iter().map(|d| crate::diag::render_fancy(d, color)).collect();
+        text.push_str(&crate::report::render::summary(self));
+        text
+    }
+
+    /// Each event judged and the state after it (`shinpan replay`), when the report was made
+    /// by `Checking::replay`; else none.
+    pub fn replay_steps(&self) -> Vec<crate::report::render::ReplayStep<'_>> {
+        crate::report::render::replay(self)
+    }
+
+    /// The judge's replay page: one self-contained HTML file, when the report was made by
+    /// `Checking::replay` and its transcript could be read.
+    pub fn page(&self) -> Option<String> {
+        crate::report::page::page(self)
     }
 }

@@ -74,9 +74,9 @@ fn random_games_burn_the_fuel_they_always_did() {
                 play.fuel_spent,
                 check.fuel_spent,
                 play.conditions_remembered,
-                check.conditions_remembered,
+                check.remembered().0,
                 play.calls_remembered,
-                check.calls_remembered
+                check.remembered().1
             )
             .unwrap();
         }
@@ -217,10 +217,10 @@ fn a_remembered_helper_follows_what_it_reads_and_burns_the_same_fuel() {
     let events = "  - {by: table, mark: 5}\n  - {by: table, mark: 5}\n  - {by: a, go: 2}\n  - {by: table, mark: 27}\n  - {by: table, mark: 27}\n  - {by: a, go: 1}\n  - {by: table, mark: 38}\n";
     let remembered = run(rules, events);
     assert_eq!(remembered.verdict, Verdict::Legal, "{:?}", remembered.violations);
-    assert!(remembered.calls_remembered >= 2, "{}", remembered.calls_remembered);
+    assert!(remembered.remembered().1 >= 2, "{}", remembered.remembered().1);
     let plain = run(&ignored, events);
     assert_eq!(plain.verdict, Verdict::Legal, "{:?}", plain.violations);
-    assert_eq!(plain.calls_remembered, 0);
+    assert_eq!(plain.remembered().1, 0);
     assert_eq!(remembered.fuel_spent, plain.fuel_spent, "a remembered call burns what evaluating it burns");
 
     let stale = run(rules, "  - {by: table, mark: 5}\n  - {by: a, go: 2}\n  - {by: table, mark: 5}\n");
@@ -235,7 +235,7 @@ fn a_remembered_helper_follows_what_it_reads_and_burns_the_same_fuel() {
     assert_ne!(with_argument, rules);
     let argued = run(&with_argument, events);
     assert_eq!(argued.verdict, Verdict::Legal, "{:?}", argued.violations);
-    assert!(argued.calls_remembered >= 3, "{}", argued.calls_remembered);
+    assert!(argued.remembered().1 >= 3, "{}", argued.remembered().1);
     let stale = run(&with_argument, "  - {by: table, mark: 5}\n  - {by: a, go: 2}\n  - {by: table, mark: 5}\n");
     assert!(stale.violations[0].message.contains("marked 5, not 27"), "{:?}", stale.violations);
 }

@@ -127,20 +127,77 @@ fn stage_graph() -> BTreeMap<String, BTreeSet<String>> {
 #[test]
 fn the_stages_import_one_another_in_one_direction() {
     let graph = stage_graph();
-    for expected in ["lang", "program", "run", "resolve", "transcript", "import", "report", "lsp"] {
-        assert!(graph.contains_key(expected), "no stage `{expected}` in src/: {graph:?}");
+    for expected in STAGES.iter().chain(&FRONT_DOOR) {
+        assert!(graph.contains_key(*expected), "no module `{expected}` in src/: {graph:?}");
     }
     assert_eq!(find_cycle(&graph), None, "{graph:#?}");
     // The first stage knows nothing of the later ones, and the importers only the transcript.
     assert!(graph["lang"].iter().all(|u| ["codes", "diag", "files", "span"].contains(&u.as_str())), "{graph:?}");
     assert_eq!(graph["import"], BTreeSet::from(["transcript".to_string()]));
-    // The language server reads rules files only, and only the command line uses it.
-    let server_uses: BTreeSet<&str> = graph["lsp"].iter().map(String::as_str).collect();
-    assert!(
-        server_uses.is_subset(&BTreeSet::from(["lang", "resolve", "program", "codes", "diag", "files", "span"])),
-        "{server_uses:?}"
-    );
-    assert!(graph.iter().all(|(stage, used)| stage == "lsp" || !used.contains("lsp")), "{graph:?}");
+    // What an editor needs reads rules files only: it never runs a game.
+    let editor_uses: BTreeSet<&str> = graph["editor"].iter().map(String::as_str).collect();
+    assert!(editor_uses.is_subset(&BTreeSet::from(["lang", "resolve", "program", "diag", "span"])), "{editor_uses:?}");
+    // No stage uses the front door: it is built on them.
+    for (stage, used) in graph.iter().filter(|(stage, _)| STAGES.contains(&stage.as_str())) {
+        assert!(used.iter().all(|u| !FRONT_DOOR.contains(&u.as_str())), "{stage} uses the front door: {used:?}");
+    }
+}
+
+/// The pipeline's stages: private to the engine (public under the feature `internals`).
+const STAGES: [&str; 8] = ["lang", "program", "run", "resolve", "transcript", "import", "report", "play"];
+/// The engine's public modules and the modules behind what `lib.rs` exports.
+const FRONT_DOOR: [&str; 4] = ["rules", "checking", "editor", "records"];
+
+/// The packages beside the engine, each with its sources: the command line, the language
+/// server and the Python package.
+fn users_of_the_engine() -> Vec<(PathBuf, String)> {
+    let mut paths = vec![];
+    for dir in ["crates/cli/src", "crates/lsp/src", "python/src"] {
+        files_under(&root().join(dir), &mut paths);
+    }
+    paths.sort();
+    let code = paths.into_iter().filter(|p| p.extension().is_some_and(|x| x == "rs"));
+    code.map(|p| {
+        let text = std::fs::read_to_string(&p).unwrap();
+        (p, text)
+    })
+    .collect()
+}
+
+/// The command line, the language server and the Python package use only the engine's
+/// public API: they name no stage, and none of them turns on `internals` (so a build of any
+/// of them alone, as CI makes, fails to compile if one did).
+#[test]
+fn the_packages_beside_the_engine_use_only_its_public_api() {
+    let users = users_of_the_engine();
+    assert!(users.len() >= 15, "only {} sources read", users.len());
+    for (path, text) in &users {
+        let code = code_of(text);
+        for stage in STAGES {
+            for written in [format!("shinpan::{stage}::"), format!("shinpan::{{{stage}")] {
+                assert!(!code.contains(&written), "{} reaches into `{stage}`", path.display());
+            }
+        }
+    }
+    for manifest in ["crates/cli/Cargo.toml", "crates/lsp/Cargo.toml", "python/Cargo.toml"] {
+        let text = std::fs::read_to_string(root().join(manifest)).unwrap();
+        let dependencies = text.split("[dependencies]").nth(1).unwrap().split("\n[").next().unwrap();
+        assert!(dependencies.contains("shinpan = { path"), "{manifest}");
+        assert!(!dependencies.contains("internals"), "{manifest} turns on `internals`");
+    }
+}
+
+/// The engine depends on none of the packages built on it.
+#[test]
+fn the_engine_depends_on_no_package_beside_it() {
+    let manifest = std::fs::read_to_string(root().join("Cargo.toml")).unwrap();
+    let dependencies = manifest.split("[dependencies]").nth(1).unwrap().split("\n[").next().unwrap();
+    for beside in ["shinpan-cli", "shinpan-lsp", "clap", "lsp-server", "lsp-types", "similar", "mimalloc", "pyo3"] {
+        assert!(!dependencies.contains(beside), "the engine depends on {beside}");
+    }
+    for (stage, text) in engine_sources() {
+        assert!(!code_of(&text).contains("shinpan_lsp"), "{stage} uses the language server");
+    }
 }
 
 /// The test above finds a cycle where there is one.
@@ -160,7 +217,8 @@ fn a_cycle_is_found() {
     assert_eq!(stages_used(&code_of(code)), BTreeSet::from(["diag", "lang", "run"].map(String::from)));
 }
 
-/// `src/` names no game and no rule of one: every fact about a game lives in its rules file.
+/// `src/` (and the packages beside it) name no game and no rule of one: every fact about a
+/// game lives in its rules file.
 /// Only the readers of a game's own record formats (`src/import/`) know one. Documentation
 /// (`///`, `//!`) may show a built-in game in use: its examples are for the library's users.
 #[test]
@@ -180,7 +238,9 @@ fn the_engine_names_no_game() {
     assert!(words.contains("must-follow") && words.len() > 10, "{words:?}");
     let src = root().join("src");
     let mut paths = vec![];
-    files_under(&src, &mut paths);
+    for dir in ["src", "crates/cli/src", "crates/lsp/src", "python/src"] {
+        files_under(&root().join(dir), &mut paths);
+    }
     let code = paths.iter().filter(|p| p.extension().is_some_and(|x| x == "rs" || x == "html"));
     let mut read = 0;
     for path in code.filter(|p| !p.starts_with(src.join("import"))) {
@@ -193,5 +253,5 @@ fn the_engine_names_no_game() {
             assert!(!lower.contains(word.as_str()), "{} names `{word}`", path.display());
         }
     }
-    assert!(read > 30, "only {read} source files read");
+    assert!(read > 50, "only {read} source files read");
 }

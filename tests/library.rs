@@ -170,3 +170,118 @@ flow {
         assert_eq!(report.violations.first().map(|v| v.rule.as_str()), Some("stake"), "case {i}");
     }
 }
+
+/// `Checking` hands each input's verdicts back in the order of the inputs, however many
+/// threads check them; a record file gives one a deal; an input that cannot be read gets its
+/// own verdict in its place.
+#[test]
+fn checking_in_order_on_any_number_of_threads() {
+    use shinpan::{Checking, Input, Problem};
+    let mut inputs: Vec<Input> = fixtures("hangover").into_iter().map(Input::Path).collect();
+    inputs.insert(3, Input::Path("fixtures/records/messy.pbn".into()));
+    inputs.insert(5, Input::Unreadable { name: "gone".into(), problem: Problem::Unreadable, why: "no".into() });
+    inputs.push(Input::text("text", "{rules: hangover, players: [a, b, c], events: []}"));
+    let names = |reports: &[shinpan::Report]| reports.iter().map(|r| r.file.clone()).collect::<Vec<_>>();
+    let mut seen = vec![];
+    for jobs in [1, 2, 7] {
+        let mut got = vec![];
+        assert!(Checking::new().check_in_order(&inputs, jobs, names, |n| {
+            got.push(n);
+            true
+        }));
+        seen.push(got);
+    }
+    assert_eq!(seen[0], seen[1]);
+    assert_eq!(seen[0], seen[2]);
+    let one: Vec<usize> = seen[0].iter().map(Vec::len).collect();
+    assert!(one[3] > 1, "a record file gives a verdict a deal: {:?}", seen[0][3]);
+    assert_eq!(seen[0][3][0], "fixtures/records/messy.pbn#1");
+    assert_eq!(seen[0][5], ["gone"]);
+    assert_eq!(seen[0].last().unwrap(), &["text"]);
+    assert!(one.iter().enumerate().all(|(i, n)| i == 3 || *n == 1), "{one:?}");
+}
+
+/// When the receiver of verdicts stops (its output is gone), the run stops and says so.
+#[test]
+fn checking_stops_when_the_verdicts_cannot_be_taken() {
+    use shinpan::{Checking, Input};
+    let inputs: Vec<Input> = fixtures("hangover").into_iter().map(Input::Path).collect();
+    for jobs in [1, 3] {
+        let mut taken = 0;
+        let all = Checking::new().check_in_order(
+            &inputs,
+            jobs,
+            |_| (),
+            |()| {
+                taken += 1;
+                taken < 2
+            },
+        );
+        assert!(!all);
+        assert_eq!(taken, 2, "{jobs} jobs");
+    }
+}
+
+/// A panic while checking or rendering one input becomes that input's malformed verdict; the
+/// inputs after it keep theirs, in order, on one thread or several.
+#[test]
+fn a_panic_becomes_the_verdict_of_its_input() {
+    use shinpan::{Checking, Input, Report};
+    let inputs =
+        [Input::text("first", "{rules: hangover, players: [a, b, c], events: []}"), Input::text("second", "{}")];
+    let render = |reports: &[Report]| {
+        if reports.iter().any(|r| r.verdict == Verdict::Legal) {
+            panic!("boom");
+        }
+        reports.iter().map(Report::json_line).collect::<String>()
+    };
+    for jobs in [1, 2] {
+        let mut lines = vec![];
+        assert!(Checking::new().check_in_order(&inputs, jobs, render, |line| {
+            lines.push(line);
+            true
+        }));
+        assert_eq!(lines.len(), 2);
+        assert!(lines[0].contains("internal error") && lines[0].contains("boom"), "{}", lines[0]);
+        assert!(lines[0].contains(r#""kind":"internal""#), "{}", lines[0]);
+        assert!(lines[1].contains(r#""file":"second""#) && lines[1].contains("malformed"), "{}", lines[1]);
+    }
+}
+
+/// The lines of a stream are named and numbered by the stream, blank lines skipped, as
+/// `check --stream` gives them; given rules and each transcript's own agree.
+#[test]
+fn the_lines_of_a_stream_keep_their_numbers() {
+    use shinpan::Checking;
+    let rules = Rules::new("hangover").unwrap();
+    let mut played = vec![];
+    rules
+        .play_games(3, 11, 1, 1000, |line| {
+            played.push(line.to_string());
+            true
+        })
+        .unwrap();
+    // The game with one event left out, the first such that breaks a rule.
+    let game: serde_json::Value = serde_json::from_str(&played[0]).unwrap();
+    let broken = (1..game["events"].as_array().unwrap().len()).map(|i| {
+        let mut broken = game.clone();
+        broken["events"].as_array_mut().unwrap().remove(i);
+        broken.to_string()
+    });
+    let line = broken.into_iter().find(|l| rules.check_text("game", l).verdict == Verdict::Illegal).unwrap();
+    let stream = format!("{line}\n \t\n\u{a0}\n\r\n{line}\r\n");
+    for checking in [Checking::new(), Checking::with_rules(&rules)] {
+        let mut got = vec![];
+        checking
+            .check_lines("archive", stream.as_bytes(), |r| {
+                got.push((r.file.clone(), r.verdict, r.violations.iter().map(|v| v.line).collect::<Vec<_>>()));
+                Ok(())
+            })
+            .unwrap();
+        let names: Vec<&str> = got.iter().map(|(n, ..)| n.as_str()).collect();
+        assert_eq!(names, ["archive#1", "archive#3", "archive#5"], "only spaces and tabs are blank");
+        assert_eq!((got[0].1, got[1].1), (Verdict::Illegal, Verdict::Malformed));
+        assert_eq!(got[0].2, [1]);
+        assert_eq!(got[2].2, [5], "the violation's line is the stream's");
+    }
+}

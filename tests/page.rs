@@ -5,6 +5,7 @@
 //! and the slider. Screenshots go to target/page/.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "tests fail loudly")]
 
+#[path = "../crates/cli/tests/common/mod.rs"]
 mod common;
 
 use std::path::Path;

@@ -41,17 +41,20 @@ def check_batch(kind: str, items: list) -> list[dict]:
 
 def batches(archive: pathlib.Path, size: int) -> Iterator[tuple[str, list]]:
     """The archive as tasks' inputs: paths of a folder (sorted, as `shinpan check` orders a
-    folder) or lines of a JSON Lines file, named `ARCHIVE#LINE` as `check --stream` names them."""
+    folder) or lines of a JSON Lines file, named `ARCHIVE#LINE` and numbered by the archive's
+    lines, as `check --stream` names and numbers them."""
     if archive.is_dir():
         paths = sorted(str(p) for p in archive.rglob("*") if p.suffix in SUFFIXES and p.is_file())
         for i in range(0, len(paths), size):
             yield "paths", paths[i : i + size]
         return
-    batch: list[tuple[str, str]] = []
-    with archive.open(encoding="utf-8") as lines:
+    batch: list[tuple[str, str, int]] = []
+    with archive.open(encoding="utf-8", newline="") as lines:
         for number, line in enumerate(lines, start=1):
-            if line.strip():
-                batch.append((f"{archive}#{number}", line))
+            # As `check --stream`: the line without its end, skipped when only spaces and tabs.
+            line = line.removesuffix("\n").removesuffix("\r")
+            if line.strip(" \t"):
+                batch.append((f"{archive}#{number}", line, number))
             if len(batch) == size:
                 yield "texts", batch
                 batch = []

@@ -85,12 +85,20 @@ def check_paths(
 
 
 def check_texts(
-    transcripts: Iterable[tuple[str, Transcript]], jobs: int | None = None, rules: Rules | None = None
+    transcripts: Iterable[tuple[str, Transcript] | tuple[str, Transcript, int]],
+    jobs: int | None = None,
+    rules: Rules | None = None,
 ) -> Iterator[dict[str, Any]]:
-    """Verdicts on transcripts given as ``(name, text or dict)`` pairs (the lines of a JSON
-    Lines archive, say), in order, as :func:`check_paths` checks files."""
-    pairs = ((str(n), t if isinstance(t, str) else json.dumps(t)) for n, t in transcripts)
-    return _stream(pairs, _shinpan.check_texts, jobs, rules)
+    """Verdicts on transcripts given as ``(name, text or dict)`` pairs, in order, as
+    :func:`check_paths` checks files. A third item, the line of a JSON Lines archive the text
+    was read from, makes the verdict's lines the archive's, as ``shinpan check --stream`` gives
+    them (name such a text ``ARCHIVE#LINE``, as it does)."""
+    return _stream((_triple(*t) for t in transcripts), _shinpan.check_texts, jobs, rules)
+
+
+def _triple(name: str, transcript: Transcript, line: int = 1) -> tuple[str, str, int]:
+    text = transcript if isinstance(transcript, str) else json.dumps(transcript)
+    return (str(name), text, int(line))
 
 
 def _stream(items: Iterable[Any], check: Any, jobs: int | None, rules: Rules | None) -> Iterator[dict[str, Any]]:
@@ -113,11 +121,10 @@ def _stream(items: Iterable[Any], check: Any, jobs: int | None, rules: Rules | N
 
 
 def _checked(batch: list[Any], check: Any, jobs: int, inner: Any) -> Iterator[dict[str, Any]]:
-    for item, line in zip(batch, check(batch, jobs, inner)):
-        if not line:
-            name = item if isinstance(item, str) else item[0]
-            raise RuntimeError(f"shinpan failed inside while checking {name}")
-        yield json.loads(line)
+    # Each input's verdicts are JSON lines: one, or one a deal of a record file (.pbn, .lin).
+    for lines in check(batch, jobs, inner):
+        for line in lines.split("\n"):
+            yield json.loads(line)
 
 
 def play(game: str | os.PathLike[str], players: int, seed: int = 0, variant: Mapping[str, Any] | None = None) -> str:

@@ -6,7 +6,7 @@
 //! stack (`on_worker`), never on the caller's, whose stack Python may have made small.
 
 use std::cell::RefCell;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::{Arc, mpsc};
 
 use pyo3::create_exception;
@@ -78,92 +78,55 @@ impl Rules {
 }
 
 /// Checks `paths` on `jobs` threads with the GIL released: the verdicts as JSON lines, in the
-/// order of the paths. Without `rules`, each transcript's own `rules` decides.
+/// order of the paths (a record file gives one a deal, joined by newlines). Without `rules`,
+/// each transcript's own `rules` decides.
 #[pyfunction]
 #[pyo3(signature = (paths, jobs, rules=None))]
 fn check_paths(py: Python<'_>, paths: Vec<PathBuf>, jobs: usize, rules: Option<&Rules>) -> PyResult<Vec<String>> {
-    let inputs: Vec<Input> = paths.into_iter().map(Input::Path).collect();
-    let rules = rules.map(|r| Arc::clone(&r.rules));
-    on_worker(py, move || check_all(&inputs, jobs, rules.as_deref()))
+    let inputs: Vec<shinpan::Input> = paths.into_iter().map(shinpan::Input::Path).collect();
+    let checking = checking(rules);
+    on_worker(py, move || check_all(&checking, &inputs, jobs))
 }
 
-/// Checks transcripts given as (name, text) pairs, as `check_paths` checks files.
+/// Checks transcripts given as (name, text, line) triples, as `check_paths` checks files;
+/// `line` is the line of a stream the text was read from (1 for a whole text), so the
+/// verdict's lines are the stream's, as `shinpan check --stream` gives them.
 #[pyfunction]
 #[pyo3(signature = (texts, jobs, rules=None))]
 fn check_texts(
     py: Python<'_>,
-    texts: Vec<(String, String)>,
+    texts: Vec<(String, String, usize)>,
     jobs: usize,
     rules: Option<&Rules>,
 ) -> PyResult<Vec<String>> {
-    let inputs: Vec<Input> = texts.into_iter().map(|(name, text)| Input::Text(name, text)).collect();
-    let rules = rules.map(|r| Arc::clone(&r.rules));
-    on_worker(py, move || check_all(&inputs, jobs, rules.as_deref()))
+    let inputs: Vec<shinpan::Input> =
+        texts.into_iter().map(|(name, text, line)| shinpan::Input::Text { name, text, line }).collect();
+    let checking = checking(rules);
+    on_worker(py, move || check_all(&checking, &inputs, jobs))
 }
 
-enum Input {
-    Path(PathBuf),
-    Text(String, String),
+/// Against the given rules, or each transcript's own.
+fn checking(rules: Option<&Rules>) -> shinpan::Checking {
+    rules.map_or_else(shinpan::Checking::new, |r| shinpan::Checking::with_rules(&r.rules))
 }
 
-thread_local! {
-    /// The checker of transcripts that name their own rules: one per thread, so that a
-    /// worker compiles each game's rules once, however many batches it is given.
-    static OWN_RULES: std::cell::RefCell<shinpan::report::check::Checker> =
-        std::cell::RefCell::new(shinpan::report::check::Checker::new(None));
-}
-
-/// Runs on a worker (`on_worker`); more than one job checks on that many threads of the same
-/// stack, each taking every `jobs`-th input.
-fn check_all(inputs: &[Input], jobs: usize, rules: Option<&shinpan::Rules>) -> Vec<String> {
-    let jobs = jobs.clamp(1, inputs.len().max(1));
-    let share = |job: usize| -> Vec<(usize, String)> {
-        inputs.iter().enumerate().skip(job).step_by(jobs).map(|(i, input)| (i, check_one(rules, input))).collect()
-    };
-    if jobs == 1 {
-        return share(0).into_iter().map(|(_, line)| line).collect();
-    }
-    let mut lines = vec![String::new(); inputs.len()];
-    let mut done = vec![];
-    std::thread::scope(|s| {
-        let mut workers = vec![];
-        for job in 0..jobs {
-            match std::thread::Builder::new().stack_size(STACK).spawn_scoped(s, move || share(job)) {
-                Ok(worker) => workers.push(worker),
-                // No thread to be had: this thread, whose stack is the same, checks that share.
-                Err(_) => done.push(share(job)),
-            }
-        }
-        // A worker that panicked leaves its lines empty; the Python side says so.
-        done.extend(workers.into_iter().map(|worker| worker.join().unwrap_or_default()));
+/// Runs on a worker (`on_worker`): the engine's ordered checking, each input's verdicts as
+/// JSON lines. One failing input costs its own verdict only (the engine's promise).
+fn check_all(checking: &shinpan::Checking, inputs: &[shinpan::Input], jobs: usize) -> Vec<String> {
+    let mut lines = Vec::with_capacity(inputs.len());
+    let render =
+        |reports: &[shinpan::Report]| reports.iter().map(shinpan::Report::json_line).collect::<Vec<_>>().join("\n");
+    checking.check_in_order(inputs, jobs, render, |line| {
+        lines.push(line);
+        true
     });
-    for (i, line) in done.into_iter().flatten() {
-        if let Some(slot) = lines.get_mut(i) {
-            *slot = line;
-        }
-    }
     lines
 }
-fn check_one(rules: Option<&shinpan::Rules>, input: &Input) -> String {
-    match (rules, input) {
-        (Some(r), Input::Path(path)) => r.check_path(path).json_line(),
-        (Some(r), Input::Text(name, text)) => r.check_text(name, text).json_line(),
-        (None, input) => OWN_RULES.with(|cell| {
-            let mut checker = cell.borrow_mut();
-            let report = match input {
-                Input::Path(path) => checker.check_path(path),
-                Input::Text(name, text) => checker.check_text(name, text.clone(), Path::new(".")),
-            };
-            shinpan::report::render::json_line(&report)
-        }),
-    }
-}
 
-/// Stack of every thread that compiles, checks or plays: the command line's (`STACK` in
-/// src/main.rs). The engine's limits keep its deepest recursion (about 1 MiB) far below it,
-/// but not below what a Python thread may have (`threading.stack_size(256 * 1024)`): so no
-/// work is done on the caller's thread.
-const STACK: usize = 64 * 1024 * 1024;
+/// Stack of every thread that compiles, checks or plays: the engine's (`shinpan::STACK_BYTES`),
+/// far more than a Python thread may have (`threading.stack_size(256 * 1024)`): so no work is
+/// done on the caller's thread.
+const STACK: usize = shinpan::STACK_BYTES;
 
 type Job = Box<dyn FnOnce() + Send>;
 
@@ -227,7 +190,7 @@ fn submit(job: Job) -> std::io::Result<()> {
 /// The names of the built-in games.
 #[pyfunction]
 fn builtin_games() -> Vec<&'static str> {
-    shinpan::lang::specs::BUILTIN.iter().map(|(name, _)| *name).collect()
+    shinpan::editor::builtin_games().collect()
 }
 
 #[pymodule]

@@ -1,5 +1,6 @@
 //! Checking transcripts: find the rules, read, decode, run, and say what was found.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
@@ -139,8 +140,8 @@ pub struct Report {
     pub notes: Vec<Noted>,
     /// Each event judged and the state after it, when the checker records them (`replay`).
     pub steps: Vec<Step>,
-    /// The compiled rules it was checked against, when they were found.
-    pub program: Option<Rc<Program>>,
+    /// The compiled rules it was checked against, when they were found (for the page).
+    pub(crate) program: Option<Rc<Program>>,
     /// For a deal of a record file (PBN, LIN): its board and room, where the record gives them.
     pub board: Option<String>,
     /// The room of a team match (`open`, `closed`), where the record gives it.
@@ -153,9 +154,22 @@ pub struct Report {
     pub fuel_spent: u64,
     /// How many conditions the run answered from memory (a measure of work saved, not part
     /// of the verdict).
-    pub conditions_remembered: u64,
+    pub(crate) conditions_remembered: u64,
     /// How many helper calls it answered from memory (the same).
-    pub calls_remembered: u64,
+    pub(crate) calls_remembered: u64,
+}
+
+#[cfg(feature = "internals")]
+impl Report {
+    /// The compiled rules it was checked against (for tests).
+    pub fn program(&self) -> Option<&Rc<Program>> {
+        self.program.as_ref()
+    }
+
+    /// How many conditions and helper calls the run answered from memory (for tests).
+    pub fn remembered(&self) -> (u64, u64) {
+        (self.conditions_remembered, self.calls_remembered)
+    }
 }
 
 impl Report {
@@ -225,6 +239,35 @@ pub const MAX_REPLAY_JSON_VALUES: usize = 500_000;
 
 /// Envelopes kept at once (`Checker::envelope_of`); past this that cache starts again.
 const MAX_CACHED_ENVELOPES: usize = 256;
+
+/// Checkers a thread keeps, at most: past it the thread starts again, so that a service that
+/// builds rules from ever new files does not grow without bound.
+const MAX_CHECKERS_PER_THREAD: usize = 64;
+
+thread_local! {
+    /// This thread's checkers, by what they check against and how: each compiles its rules
+    /// once and keeps them (the compiled form shares values without locks, so it stays here).
+    static CHECKERS: RefCell<HashMap<String, Checker>> = RefCell::new(HashMap::new());
+}
+
+/// Runs `f` with this thread's checker kept under `key`, made by `make` on first use. A
+/// panic inside `f` drops that checker, so whatever it was doing is not kept.
+pub(crate) fn with_checker<T>(key: &str, make: impl FnOnce() -> Checker, f: impl FnOnce(&mut Checker) -> T) -> T {
+    CHECKERS.with(|cell| {
+        let mut checkers = cell.borrow_mut();
+        if !checkers.contains_key(key) && checkers.len() >= MAX_CHECKERS_PER_THREAD {
+            checkers.clear();
+        }
+        let checker = checkers.entry(key.to_string()).or_insert_with(make);
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(checker))) {
+            Ok(value) => value,
+            Err(panic) => {
+                checkers.remove(key);
+                std::panic::resume_unwind(panic)
+            }
+        }
+    })
+}
 
 /// Checks many transcripts, compiling each rules file once.
 #[derive(Default)]

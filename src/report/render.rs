@@ -292,16 +292,23 @@ fn engine_check(rule: &str) -> &'static str {
 /// One event of a replay: as written, the state after it (before it, for the event checking
 /// stopped at), and the violations it made.
 pub struct ReplayStep<'r> {
+    /// The 0-based index of the event.
     pub event: usize,
+    /// Its 1-based line in the transcript.
     pub line: usize,
+    /// The event as the transcript writes it.
     pub written: &'r str,
+    /// The event as JSON (`{"by": ..., ACTION: ARG}`).
     pub action: Option<&'r Json>,
+    /// The rules' `view` after the event, in transcript words (JSON).
     pub state: &'r Map<String, Json>,
+    /// The same state as lines for a person.
     pub state_lines: &'r [String],
     /// The state is the one before the event: the game did not go past it.
     pub before: bool,
     /// The state left values out (`…`) for want of budget.
     pub cut: bool,
+    /// The rules this event broke.
     pub violations: Vec<&'r crate::report::check::Broken>,
 }
 
@@ -379,4 +386,29 @@ impl ReplayStep<'_> {
         }
         line.to_string()
     }
+}
+
+/// Most characters of a parameter's line in `describe`.
+const MAX_DESCRIBED_LINE: usize = 100;
+
+/// A game's players, parameters as declared (type, range, default) and rule ids in check
+/// order, with the file each comes from; `name` as the person gave it.
+pub fn described(name: &str, program: &Program) -> String {
+    let (lo, hi) = program.players;
+    let players = match &program.seats {
+        Some(seats) => format!("players {}", seats.join(", ")),
+        None if lo == hi => format!("{lo} players"),
+        None => format!("{lo} to {hi} players"),
+    };
+    let mut out = format!("{name}: {players} ({})\n", program.source.name());
+    for p in &program.params {
+        // Cut: several declarations may share one long line, which would be printed for each.
+        let line = program.source.line_at(p.span.start).unwrap_or_else(|| p.name.clone());
+        out.push_str(&format!("  {}\n", crate::report::values::cut_to(line, MAX_DESCRIBED_LINE)));
+    }
+    for r in &program.rules {
+        let shared = crate::resolve::SHARED_RULES.iter().find(|(id, _)| *id == r.id).map(|(_, text)| *text);
+        out.push_str(&format!("  rule {}: {}\n", r.id, shared.unwrap_or(&r.text)));
+    }
+    out
 }

@@ -25,6 +25,7 @@ pub struct Malformed {
 }
 
 impl Malformed {
+    /// A reason with no place in the transcript.
     pub fn new(problem: Problem, message: impl Into<String>) -> Self {
         Malformed { problem, message: message.into(), line: None, event: None, span: None }
     }

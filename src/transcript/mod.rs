@@ -144,6 +144,7 @@ pub enum Problem {
 }
 
 impl Problem {
+    /// The kind as the JSON output writes it (`unreadable`, `too-large`, ...).
     pub fn word(self) -> &'static str {
         match self {
             Problem::Unreadable => "unreadable",

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use lsp_types::{Position, Range, Uri};
 
-use crate::span::Span;
+use shinpan::span::Span;
 
 /// Where each line of a text starts, to turn byte offsets into positions and back.
 pub struct Lines<'a> {
@@ -21,7 +21,7 @@ impl<'a> Lines<'a> {
 
     /// The position of a byte offset; an offset inside a character counts from its start.
     pub fn position(&self, offset: usize) -> Position {
-        let offset = crate::diag::floor_char(self.text, offset.min(self.text.len()));
+        let offset = shinpan::diag::floor_char(self.text, offset.min(self.text.len()));
         let line = self.starts.partition_point(|s| *s <= offset).saturating_sub(1);
         let start = self.starts.get(line).copied().unwrap_or(0);
         let column: usize = self.text.get(start..offset).map_or(0, |t| t.chars().map(char::len_utf16).sum());

@@ -21,7 +21,7 @@ fn mkfifo(path: &str) {
 }
 
 fn legal_copy(to: &str) {
-    std::fs::copy(Path::new(env!("CARGO_MANIFEST_DIR")).join(LEGAL), to).unwrap();
+    std::fs::copy(Path::new(common::repo()).join(LEGAL), to).unwrap();
 }
 
 #[test]
@@ -176,7 +176,7 @@ fn a_transcript_cannot_make_shinpan_read_any_file() {
     let (code, out, _) = run(bin().args(["check", "--format", "human", &s.path("pool.yaml")]));
     assert_eq!(code, 2);
     assert!(out.contains("the path of a `.yaml` file"), "{out}");
-    let pool = format!("{}/fixtures/clock-tcg/pools/small.yaml", env!("CARGO_MANIFEST_DIR"));
+    let pool = format!("{}/fixtures/clock-tcg/pools/small.yaml", common::repo().display());
     let text = format!("rules: clock-tcg\nplayers: [a, b]\nvariant: {{pool: {pool}, deck_size: 20}}\nevents: []\n");
     std::fs::write(s.path("pool.yaml"), text).unwrap();
     let (_, verdicts) = check_json(&[&s.path("pool.yaml")]);
@@ -194,7 +194,7 @@ fn a_transcript_cannot_make_shinpan_read_any_file() {
 
 #[test]
 fn rules_files_that_look_hostile_but_are_valid_compile() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/spec");
+    let dir = Path::new(common::repo()).join("fixtures/spec");
     let mut checked = 0;
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();

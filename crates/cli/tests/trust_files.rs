@@ -17,7 +17,7 @@ const RECORD_PBN: &str = "fixtures/records/messy.pbn";
 const RECORD_LIN: &str = "fixtures/records/two-deals.lin";
 
 fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    PathBuf::from(common::repo())
 }
 
 /// The binary under test: this build's, or the one `SHINPAN_TEST_BIN` names (to see these

@@ -1,14 +1,12 @@
 //! The command line: exit codes, output formats, hostile input.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "tests and benchmarks fail loudly")]
 
+mod common;
+
 use std::process::Command;
 
 fn shinpan(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_shinpan"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_shinpan")).args(args).current_dir(common::repo()).output().unwrap();
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -160,14 +158,14 @@ fn rules_lists_parameters() {
     std::fs::remove_dir_all(&dir).unwrap();
     assert!(house.contains("  param bonus: int 0..9 = 2\n"), "{house}");
     let (code, text, _) = shinpan(&["rules", "hangover", "--source"]);
-    assert_eq!((code, text), (0, std::fs::read_to_string("specs/hangover.rules").unwrap()));
+    assert_eq!((code, text), (0, std::fs::read_to_string(common::repo().join("specs/hangover.rules")).unwrap()));
     assert_eq!(shinpan(&["rules", "no-such-game"]).0, 64);
     assert_eq!(shinpan(&["rules", "--source"]).0, 64);
 }
 
 /// The lines of a built-in spec that contain `needle`, as `specs/NAME.rules:LINE`.
 fn lines_with(game: &str, needle: &str) -> Vec<String> {
-    let text = std::fs::read_to_string(format!("specs/{game}.rules")).unwrap();
+    let text = std::fs::read_to_string(common::repo().join(format!("specs/{game}.rules"))).unwrap();
     let found = text.lines().enumerate().filter(|(_, l)| l.contains(needle));
     found.map(|(i, _)| format!("specs/{game}.rules:{}", i + 1)).collect()
 }
@@ -178,7 +176,7 @@ fn lines_with(game: &str, needle: &str) -> Vec<String> {
 fn after_the_end_the_label_is_where_the_rules_wait() {
     let dir = std::env::temp_dir().join(format!("shinpan-after-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let long = std::fs::read_to_string("fixtures/bench/long.rules").unwrap();
+    let long = std::fs::read_to_string(common::repo().join("fixtures/bench/long.rules")).unwrap();
     let waits = long.replace("  finish\n}", "  finish\n  choose {\n    play(c) by players[0] {}\n  }\n}");
     assert_ne!(waits, long);
     let rules = dir.join("waits.rules");
@@ -203,7 +201,7 @@ fn after_the_end_the_label_is_where_the_rules_wait() {
 fn the_history_of_a_check_that_recurses() {
     let dir = std::env::temp_dir().join(format!("shinpan-history-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let long = std::fs::read_to_string("fixtures/bench/long.rules").unwrap();
+    let long = std::fs::read_to_string(common::repo().join("fixtures/bench/long.rules")).unwrap();
     let recursive = long
         .replace(
             "scores points\n",
@@ -255,7 +253,7 @@ fn explain_says_where_a_rule_is_checked() {
     assert_eq!(checks.len(), 1);
     let (file, line) = checks[0].rsplit_once(':').unwrap();
     let else_line = line.parse::<usize>().unwrap();
-    let text = std::fs::read_to_string(file).unwrap();
+    let text = std::fs::read_to_string(common::repo().join(file)).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     let require_line = (1..else_line).rev().find(|&n| lines[n - 1].trim_start().starts_with("require ")).unwrap();
     assert!(require_line < else_line - 1, "the condition spans lines");
@@ -295,7 +293,7 @@ fn explain_says_where_a_rule_is_checked() {
     let (_, noted, _) = shinpan(&["explain", "noted", "--rules", own.to_str().unwrap()]);
     assert!(noted.contains(&format!("  declared at {}:4: rule noted", own.display())), "{noted}");
     // A game that also ends inside what breaking a standing rule costs: both ends are listed.
-    let long = std::fs::read_to_string("fixtures/bench/long.rules").unwrap();
+    let long = std::fs::read_to_string(common::repo().join("fixtures/bench/long.rules")).unwrap();
     let costly = long
         .replace("plays it\"\n", "plays it\" stands\n")
         .replace("the led suit {led}\"\n", "the led suit {led}\" costs {\n          finish\n        }\n");
@@ -353,7 +351,10 @@ fn replay_shows_the_game_after_each_event() {
     // With --all, the moves that stand are played and the replay goes to the end of the game.
     let (_, all, _) = shinpan(&["replay", "--all", "fixtures/all/hangover-records.yaml"]);
     assert_eq!(all.matches("(the move stands)").count(), 3, "{all}");
-    let events = std::fs::read_to_string("fixtures/all/hangover-records.yaml").unwrap().matches("\n  - ").count();
+    let events = std::fs::read_to_string(common::repo().join("fixtures/all/hangover-records.yaml"))
+        .unwrap()
+        .matches("\n  - ")
+        .count();
     assert!(all.contains(&format!("\nevent {} (line ", events - 1)), "{all}");
 }
 
@@ -505,7 +506,7 @@ fn shinpan_with_input(args: &[&str], input: &str) -> (i32, String, String) {
     use std::io::Write;
     let mut child = Command::new(env!("CARGO_BIN_EXE_shinpan"))
         .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .current_dir(common::repo())
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
@@ -527,7 +528,7 @@ fn verdicts(out: &str) -> Vec<serde_json::Value> {
 
 #[test]
 fn a_transcript_on_standard_input() {
-    let text = std::fs::read_to_string("fixtures/hangover/must-follow.yaml").unwrap();
+    let text = std::fs::read_to_string(common::repo().join("fixtures/hangover/must-follow.yaml")).unwrap();
     let (code, out, _) = shinpan_with_input(&["check", "--format", "json", "-"], &text);
     assert_eq!(code, 1);
     let v = &verdicts(&out)[0];
@@ -624,7 +625,7 @@ fn a_variant_on_the_command_line() {
     assert!(message.contains("did you mean `hand_size`"), "{message}");
     assert_eq!(shinpan(&["check", "--variant", "hand_size", "fixtures/hangover/legal-annotated.yaml"]).0, 64);
     // An empty `variant:` is no variant: the command line's applies.
-    let annotated = std::fs::read_to_string("fixtures/hangover/legal-annotated.yaml").unwrap();
+    let annotated = std::fs::read_to_string(common::repo().join("fixtures/hangover/legal-annotated.yaml")).unwrap();
     let empty = annotated.replace("variant: {hand_size: 3}", "variant:");
     assert_ne!(empty, annotated);
     let (code, out, _) = shinpan_with_input(&["check", "--format", "json", "--variant", "hand_size=3", "-"], &empty);
@@ -647,7 +648,7 @@ fn a_variant_on_the_command_line() {
 fn play_with_a_rules_file_writes_a_transcript_that_checks_again() {
     let dir = std::env::temp_dir().join(format!("shinpan-play-{}", std::process::id()));
     std::fs::create_dir_all(dir.join("elsewhere")).unwrap();
-    std::fs::copy("specs/hangover.rules", dir.join("house.rules")).unwrap();
+    std::fs::copy(common::repo().join("specs/hangover.rules"), dir.join("house.rules")).unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_shinpan"))
         .args(["play", "--rules", "house.rules", "--players", "4", "--seed", "3"])
         .current_dir(&dir)
@@ -672,7 +673,7 @@ fn no_color_is_respected_on_a_terminal() {
     let run = |no_color: Option<&str>| {
         let command = format!("{} check fixtures/hangover/must-follow.yaml", env!("CARGO_BIN_EXE_shinpan"));
         let mut script = Command::new("script");
-        script.args(["-qec", &command, "/dev/null"]).current_dir(env!("CARGO_MANIFEST_DIR")).env_remove("NO_COLOR");
+        script.args(["-qec", &command, "/dev/null"]).current_dir(common::repo()).env_remove("NO_COLOR");
         if let Some(value) = no_color {
             script.env("NO_COLOR", value);
         }

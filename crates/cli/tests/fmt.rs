@@ -4,6 +4,8 @@
 //! file formats to a known layout; the command line rewrites, checks and reports.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "tests fail loudly")]
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -11,7 +13,7 @@ use shinpan::lang::fmt::{WIDTH, format_source, without_spans};
 use shinpan::lang::syntax::parse;
 
 fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    PathBuf::from(common::repo())
 }
 
 /// Every rules text to format, with a name for messages.

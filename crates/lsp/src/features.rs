@@ -6,10 +6,9 @@ use lsp_types::{
     Position, SymbolKind,
 };
 
-use crate::lang::syntax::Rule;
-use crate::lsp::analysis::{Analysis, Decl, DeclKind, Item};
-use crate::lsp::document::{Document, Target, WORDS};
-use crate::lsp::text::Lines;
+use crate::document::{Document, Target, WORDS};
+use crate::text::Lines;
+use shinpan::editor::{Analysis, Decl, DeclKind, Item, ItemKind};
 
 /// The declaration (or signature and description) of the name under the cursor.
 pub fn hover(doc: &Document, at: Position) -> Option<Hover> {
@@ -147,7 +146,7 @@ fn declared(doc: &Document, keep: impl Fn(&Decl) -> bool) -> Vec<CompletionItem>
 
 fn rule_ids(doc: &Document) -> Vec<CompletionItem> {
     let mut items = declared(doc, |d| d.kind == DeclKind::Rule);
-    items.extend(crate::resolve::SHARED_RULES.iter().map(|(id, text)| item(id, CompletionItemKind::CONSTANT, text)));
+    items.extend(shinpan::editor::shared_rules().iter().map(|(id, text)| item(id, CompletionItemKind::CONSTANT, text)));
     items
 }
 
@@ -223,7 +222,7 @@ fn everything(doc: &Document, offset: usize) -> Vec<CompletionItem> {
         items.extend(locals.map(|l| item(&l.name, CompletionItemKind::VARIABLE, "local")));
     }
     items.extend(declared(doc, |d| d.kind.is_value() || d.kind == DeclKind::Action));
-    let builtins = crate::program::builtins::names().filter_map(|n| Some((n, crate::program::builtins::describe(n)?)));
+    let builtins = shinpan::editor::builtin_functions().map(|(n, sig, text)| (n, (sig, text)));
     items.extend(builtins.map(|(name, (signature, description))| {
         let mut it = item(name, CompletionItemKind::FUNCTION, signature);
         it.documentation = Some(lsp_types::Documentation::String(description.to_string()));
@@ -277,7 +276,7 @@ pub fn symbols(doc: &Document) -> Vec<DocumentSymbol> {
 
 #[allow(deprecated, reason = "`DocumentSymbol::deprecated` must be given; it is None")]
 fn symbol(analysis: &Analysis, item: &Item, lines: &Lines<'_>) -> DocumentSymbol {
-    let (kind, detail) = symbol_kind(item.rule);
+    let (kind, detail) = symbol_kind(item.kind);
     let inner = |d: &&Decl| {
         matches!(d.kind, DeclKind::Member | DeclKind::Field)
             && d.container.as_deref() == Some(item.name.as_str())
@@ -311,24 +310,24 @@ fn symbol(analysis: &Analysis, item: &Item, lines: &Lines<'_>) -> DocumentSymbol
     }
 }
 
-fn symbol_kind(rule: Rule) -> (SymbolKind, &'static str) {
-    match rule {
-        Rule::game_decl => (SymbolKind::MODULE, "game"),
-        Rule::extends_decl => (SymbolKind::NAMESPACE, "extends"),
-        Rule::players_decl => (SymbolKind::PROPERTY, "players"),
-        Rule::rule_decl => (SymbolKind::KEY, "rule"),
-        Rule::param_decl => (SymbolKind::CONSTANT, "param"),
-        Rule::enum_decl => (SymbolKind::ENUM, "enum"),
-        Rule::card_decl => (SymbolKind::CLASS, "card"),
-        Rule::action_decl => (SymbolKind::EVENT, "action"),
-        Rule::var_decl => (SymbolKind::VARIABLE, "var"),
-        Rule::fn_decl => (SymbolKind::FUNCTION, "fn"),
-        Rule::proc_decl => (SymbolKind::FUNCTION, "proc"),
-        Rule::check_decl => (SymbolKind::FUNCTION, "check"),
-        Rule::due_decl => (SymbolKind::FUNCTION, "due"),
-        Rule::always_decl => (SymbolKind::EVENT, "always"),
-        Rule::window_decl => (SymbolKind::EVENT, "window"),
-        Rule::flow_decl => (SymbolKind::NAMESPACE, "flow"),
-        _ => (SymbolKind::PROPERTY, ""),
+fn symbol_kind(kind: ItemKind) -> (SymbolKind, &'static str) {
+    match kind {
+        ItemKind::Game => (SymbolKind::MODULE, "game"),
+        ItemKind::Extends => (SymbolKind::NAMESPACE, "extends"),
+        ItemKind::Players => (SymbolKind::PROPERTY, "players"),
+        ItemKind::Rule => (SymbolKind::KEY, "rule"),
+        ItemKind::Param => (SymbolKind::CONSTANT, "param"),
+        ItemKind::Enum => (SymbolKind::ENUM, "enum"),
+        ItemKind::Card => (SymbolKind::CLASS, "card"),
+        ItemKind::Action => (SymbolKind::EVENT, "action"),
+        ItemKind::Var => (SymbolKind::VARIABLE, "var"),
+        ItemKind::Fn => (SymbolKind::FUNCTION, "fn"),
+        ItemKind::Proc => (SymbolKind::FUNCTION, "proc"),
+        ItemKind::Check => (SymbolKind::FUNCTION, "check"),
+        ItemKind::Due => (SymbolKind::FUNCTION, "due"),
+        ItemKind::Always => (SymbolKind::EVENT, "always"),
+        ItemKind::Window => (SymbolKind::EVENT, "window"),
+        ItemKind::Flow => (SymbolKind::NAMESPACE, "flow"),
+        ItemKind::Other => (SymbolKind::PROPERTY, ""),
     }
 }

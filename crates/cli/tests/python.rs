@@ -5,11 +5,13 @@
 //! missing, so `cargo test` needs nothing but cargo.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "tests fail loudly")]
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
+    Path::new(common::repo())
 }
 
 fn venv_tool(name: &str) -> PathBuf {

@@ -10,8 +10,9 @@ use crate::lang::ast::{self, Block, Branch, CardBody, ExprKind, Spec, StmtKind, 
 use crate::lang::syntax::{Rule, SpecParser};
 use crate::span::{Name, Span};
 
-/// What a declared name is.
+/// What a declared name is; the unmarked kinds are named after the keyword that declares them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[allow(missing_docs, reason = "each is its keyword")]
 pub enum DeclKind {
     Game,
     Rule,
@@ -43,8 +44,11 @@ impl DeclKind {
 }
 
 #[derive(Clone, Debug)]
+/// A declared name and where it is.
 pub struct Decl {
+    /// The name declared.
     pub name: String,
+    /// What it is.
     pub kind: DeclKind,
     /// The name as written in the declaration.
     pub span: Span,
@@ -65,39 +69,105 @@ pub enum Use {
     Shape,
     /// The name after a dot; `base` is the name before it when that is a plain name (an
     /// enum's member, or an attribute).
-    Field { base: Option<String> },
+    Field {
+        /// The plain name before the dot, if it is one.
+        base: Option<String>,
+    },
 }
 
 #[derive(Clone, Debug)]
+/// A use of a name.
 pub struct Occurrence {
+    /// The name as written.
     pub name: String,
+    /// Where it is written.
     pub span: Span,
+    /// What kind of name the place of the use wants.
     pub used_as: Use,
 }
 
 /// A name bound inside a declaration: a parameter, `let`, loop variable, branch argument.
 #[derive(Clone, Debug)]
 pub struct Local {
+    /// The name.
     pub name: String,
+    /// Where it is bound.
     pub span: Span,
     /// Where the name may be used.
     pub scope: Span,
 }
 
+/// What kind of top-level item a declaration is, named after the keyword that starts it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs, reason = "each is its keyword")]
+pub enum ItemKind {
+    Game,
+    Extends,
+    Players,
+    Rule,
+    Param,
+    Enum,
+    Card,
+    Action,
+    Var,
+    Fn,
+    Proc,
+    Check,
+    Due,
+    Always,
+    Window,
+    Flow,
+    /// Anything else (`scores`, `winners`, `view`, `history`, ...).
+    Other,
+}
+
+impl ItemKind {
+    fn of(rule: Rule) -> ItemKind {
+        match rule {
+            Rule::game_decl => ItemKind::Game,
+            Rule::extends_decl => ItemKind::Extends,
+            Rule::players_decl => ItemKind::Players,
+            Rule::rule_decl => ItemKind::Rule,
+            Rule::param_decl => ItemKind::Param,
+            Rule::enum_decl => ItemKind::Enum,
+            Rule::card_decl => ItemKind::Card,
+            Rule::action_decl => ItemKind::Action,
+            Rule::var_decl => ItemKind::Var,
+            Rule::fn_decl => ItemKind::Fn,
+            Rule::proc_decl => ItemKind::Proc,
+            Rule::check_decl => ItemKind::Check,
+            Rule::due_decl => ItemKind::Due,
+            Rule::always_decl => ItemKind::Always,
+            Rule::window_decl => ItemKind::Window,
+            Rule::flow_decl => ItemKind::Flow,
+            _ => ItemKind::Other,
+        }
+    }
+}
+
 /// A top-level item: what it is, its name (or its keyword) and all its text.
 #[derive(Clone, Debug)]
 pub struct Item {
-    pub rule: Rule,
+    /// What kind of item it is.
+    pub kind: ItemKind,
+    /// Its name (a rule's id, an action's name), or its keyword when it has none.
     pub name: String,
+    /// Where its name is (empty at its start when it has none).
     pub name_span: Span,
+    /// All its text.
     pub span: Span,
 }
 
 #[derive(Clone, Debug, Default)]
+/// The names of one rules text.
 pub struct Analysis {
+    /// Every declaration.
     pub decls: Vec<Decl>,
+    /// Every local name (a parameter, a `let`, a loop variable).
     pub locals: Vec<Local>,
+    /// Every use of a name.
     pub uses: Vec<Occurrence>,
+    /// The top-level items, in order (an outline).
     pub items: Vec<Item>,
     /// The rules this text starts from, as written after `extends`.
     pub extends: Option<Name>,
@@ -105,8 +175,11 @@ pub struct Analysis {
 
 /// What a name at some place refers to.
 pub enum Found<'a> {
+    /// A declaration.
     Decl(&'a Decl),
+    /// A local name.
     Local(&'a Local),
+    /// A name nothing declares.
     Unknown(&'a str),
 }
 
@@ -179,9 +252,9 @@ fn item(p: pest::iterators::Pair<'_, Rule>) -> Item {
             } else {
                 text.to_string()
             };
-            Item { rule, name, name_span: n.as_span().start()..n.as_span().end(), span }
+            Item { kind: ItemKind::of(rule), name, name_span: n.as_span().start()..n.as_span().end(), span }
         }
-        _ => Item { rule, name: keyword, name_span: span.start..span.start, span },
+        _ => Item { kind: ItemKind::of(rule), name: keyword, name_span: span.start..span.start, span },
     }
 }
 

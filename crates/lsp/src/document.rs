@@ -5,10 +5,10 @@ use std::path::{Path, PathBuf};
 
 use lsp_types::{Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString, Range, Uri};
 
-use crate::diag::Diag;
-use crate::lsp::analysis::{Analysis, Decl, DeclKind, Found, Local, Use, analyse};
-use crate::lsp::text::{Lines, path_of, uri_of};
-use crate::span::Span;
+use crate::text::{Lines, path_of, uri_of};
+use shinpan::diag::Diag;
+use shinpan::editor::{Analysis, Decl, DeclKind, Found, Local, Use, analyse};
+use shinpan::span::Span;
 
 /// How many files deep `extends` is followed (as the compiler does).
 const MAX_PARENTS: usize = 8;
@@ -99,15 +99,15 @@ impl Document {
             self.text = change.text;
             return;
         };
-        let start = crate::lsp::text::offset_in(&self.text, range.start);
-        let end = crate::lsp::text::offset_in(&self.text, range.end).max(start);
+        let start = crate::text::offset_in(&self.text, range.start);
+        let end = crate::text::offset_in(&self.text, range.end).max(start);
         self.text.replace_range(start..end, &change.text);
     }
 
     /// Larger than a rules file may be (`shinpan lint` refuses it): nothing but its size is
     /// looked at, and requests about it are refused.
     pub fn too_large(&self) -> bool {
-        self.text.len() as u64 > crate::files::MAX_RULES_BYTES
+        self.text.len() as u64 > shinpan::files::MAX_RULES_BYTES
     }
 
     pub fn refresh(&mut self, roots: &[PathBuf]) {
@@ -117,9 +117,9 @@ impl Document {
             self.parents.clear();
             let message = format!(
                 "the document is larger than {} MiB, too large to be a rules file",
-                crate::files::MAX_RULES_BYTES / (1024 * 1024)
+                shinpan::files::MAX_RULES_BYTES / (1024 * 1024)
             );
-            self.diagnostics = vec![error_at(Range::default(), crate::codes::LIMIT, message)];
+            self.diagnostics = vec![error_at(Range::default(), shinpan::codes::LIMIT, message)];
             return;
         }
         self.analysis = analyse(&self.text).ok();
@@ -146,23 +146,16 @@ impl Document {
     fn lint(&mut self, roots: &[PathBuf]) -> Vec<Diagnostic> {
         let label = self.label();
         let dir = self.dir().unwrap_or_else(|| PathBuf::from("."));
-        let compiled = std::panic::catch_unwind(|| crate::resolve::compile_in(&label, &self.text, &dir));
+        let compiled = std::panic::catch_unwind(|| shinpan::editor::lint(&label, &self.text, &dir));
         let diags = match compiled {
-            Ok(Ok(program)) => {
-                self.codes = program
-                    .cards
-                    .iter()
-                    .map(|c| {
-                        let kind = program.kinds.get(usize::from(c.kind)).map_or("", |k| k.name.as_str());
-                        (c.code.to_string(), kind.to_string())
-                    })
-                    .collect();
+            Ok(Ok(checked)) => {
+                self.codes = checked.cards;
                 return vec![];
             }
             Ok(Err(diags)) => diags,
             Err(_) => {
                 let message = "the rules could not be checked (an internal error of shinpan)".to_string();
-                return vec![error_at(Range::default(), crate::codes::RUNTIME, message)];
+                return vec![error_at(Range::default(), shinpan::codes::RUNTIME, message)];
             }
         };
         let lines = Lines::new(&self.text);
@@ -235,13 +228,12 @@ impl Document {
 }
 
 fn builtin(name: &str) -> Option<Target<'static>> {
-    let (signature, description) = crate::program::builtins::describe(name)?;
-    let name = crate::program::builtins::names().find(|n| *n == name)?;
+    let (name, signature, description) = shinpan::editor::builtin_function(name)?;
     Some(Target::Builtin(name, signature, description))
 }
 
 fn shared_rule(id: &str) -> Option<Target<'static>> {
-    crate::resolve::SHARED_RULES.iter().find(|(i, _)| *i == id).map(|(i, text)| Target::SharedRule(i, text))
+    shinpan::editor::shared_rules().iter().find(|(i, _)| *i == id).map(|(i, text)| Target::SharedRule(i, text))
 }
 
 fn word(name: &str) -> Option<Target<'static>> {
@@ -267,7 +259,7 @@ fn parents(first: &Analysis, dir: Option<&Path>, roots: &[PathBuf]) -> Vec<Unit>
 }
 
 fn load(target: &str, dir: Option<&Path>, roots: &[PathBuf]) -> Option<(Unit, Option<PathBuf>)> {
-    if let Some(builtin) = crate::lang::specs::builtin(target) {
+    if let Some(builtin) = shinpan::editor::builtin_rules(target) {
         let file = builtin_file(&format!("specs/{target}.rules"), dir, roots);
         let on_disk = file.as_deref().and_then(read_rules_file);
         let (text, uri, label) = match (on_disk, &file) {
@@ -290,8 +282,8 @@ fn load(target: &str, dir: Option<&Path>, roots: &[PathBuf]) -> Option<(Unit, Op
 /// A parent's text, read only where its name leads to a rules file, as the compiler reads it
 /// (`lang/extend.rs`): hover would otherwise show the lines of whatever a link leads to.
 fn read_rules_file(path: &Path) -> Option<String> {
-    crate::files::real_file_with_extension(path, &["rules"]).ok()?;
-    crate::files::read_rules(path).ok()
+    shinpan::files::real_file_with_extension(path, &["rules"]).ok()?;
+    shinpan::files::read_rules(path).ok()
 }
 
 /// A built-in game's file (`specs/NAME.rules`) in a folder above the document or in the

@@ -171,7 +171,7 @@ fn one_budget_covers_a_whole_verdict_line() {
     assert_eq!(marks(&line["scores"]), 0);
     // Cut, the line still fits the schema.
     let schema: Json = serde_json::from_str(
-        &std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/verdict.schema.json")).unwrap(),
+        &std::fs::read_to_string(PathBuf::from(common::repo()).join("docs/verdict.schema.json")).unwrap(),
     )
     .unwrap();
     let validator = jsonschema::validator_for(&schema).unwrap();

@@ -12,7 +12,6 @@
 //! refuses) is never analysed or formatted: requests about it get an empty answer, and
 //! formatting an error.
 
-pub mod analysis;
 pub mod document;
 pub mod features;
 pub mod text;
@@ -29,8 +28,8 @@ use lsp_types::{
     Uri,
 };
 
-use crate::lsp::document::Document;
-use crate::lsp::text::{Lines, path_of};
+use crate::document::Document;
+use crate::text::{Lines, path_of};
 
 /// How long no message must come before changed documents are analysed (a request about one
 /// analyses it at once): a burst of changes is analysed once, at its end.
@@ -280,7 +279,7 @@ fn about(params: &serde_json::Value) -> Option<Uri> {
 fn refused(method: &str) -> Result<serde_json::Value, Failure> {
     match method {
         "textDocument/formatting" => {
-            let limit = crate::files::MAX_RULES_BYTES / (1024 * 1024);
+            let limit = shinpan::files::MAX_RULES_BYTES / (1024 * 1024);
             Err((
                 ErrorCode::RequestFailed as i32,
                 format!("the document is larger than {limit} MiB, too large to be a rules file: not formatted"),
@@ -298,7 +297,7 @@ fn invalid(e: &serde_json::Error) -> Failure {
 /// The whole document in `shinpan fmt`'s layout; nothing while it does not parse (the
 /// diagnostics already say why).
 fn formatting(doc: &Document) -> Option<Vec<TextEdit>> {
-    let formatted = crate::lang::fmt::format_source(&doc.text).ok();
+    let formatted = shinpan::editor::format(&doc.text).ok();
     formatted.map(|text| replace_all(&doc.text, text))
 }
 

@@ -2,6 +2,8 @@
 //! editor drives it. Positions are found by searching the test texts, never hard-coded.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "tests fail loudly")]
 
+mod common;
+
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -83,7 +85,7 @@ impl Client {
     /// Started and initialized, with the repository as the workspace.
     fn ready() -> Client {
         let mut client = Client::start();
-        let root = uri(Path::new(env!("CARGO_MANIFEST_DIR")));
+        let root = uri(Path::new(common::repo()));
         let result = client.request("initialize", json!({"capabilities": {}, "rootUri": root}));
         assert_eq!(result["result"]["capabilities"]["hoverProvider"], json!(true), "{result}");
         client.notify("initialized", json!({}));
@@ -323,14 +325,14 @@ fn definition_within_a_file_and_across_extends() {
 #[test]
 fn definition_in_a_built_in_parent_goes_to_its_file_in_the_workspace() {
     let mut client = Client::ready();
-    let spec = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("specs/hangover.rules")).unwrap();
+    let spec = std::fs::read_to_string(Path::new(common::repo()).join("specs/hangover.rules")).unwrap();
     let var_at = offset(&spec, "\nvar ") + "\nvar ".len();
     let name: String = spec[var_at..].chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
     let child = format!("extends hangover\ngame hangover-test\n\nfn peek() = {name}\n");
     let child_uri = uri(&folder("builtin").join("variant.rules"));
     assert_eq!(client.open(&child_uri, &child), Vec::<Value>::new());
     let found = client.at("textDocument/definition", &child_uri, &child, &format!("= {name}"), 2);
-    let specs = uri(&Path::new(env!("CARGO_MANIFEST_DIR")).join("specs/hangover.rules"));
+    let specs = uri(&Path::new(common::repo()).join("specs/hangover.rules"));
     assert_eq!(found["uri"], specs);
     assert_eq!(found["range"], range(&spec, var_at, name.len()));
     assert_eq!(client.stop(), 0);
@@ -447,7 +449,7 @@ fn bad_input_does_not_stop_the_server() {
     // A request before `initialize` is refused, and the server goes on.
     let early = client.request("textDocument/hover", json!({}));
     assert_eq!(early["error"]["code"], -32002, "{early}");
-    let root = uri(Path::new(env!("CARGO_MANIFEST_DIR")));
+    let root = uri(Path::new(common::repo()));
     client.request("initialize", json!({"capabilities": {}, "rootUri": root}));
     client.notify("initialized", json!({}));
 
@@ -500,41 +502,4 @@ fn exit_without_shutdown_ends_with_status_1() {
     let mut client = Client::ready();
     client.notify("exit", Value::Null);
     assert_eq!(wait(&mut client.child).code(), Some(1));
-}
-
-/// Every name that every built-in game uses is found: a declaration of the game (or of the
-/// game it extends), a local, a built-in, a rule every game has, or a word of the language.
-#[test]
-fn every_name_in_the_built_in_games_is_found() {
-    use shinpan::lsp::document::{Document, Target};
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let mut found = 0;
-    for (name, text) in shinpan::lang::specs::BUILTIN {
-        let uri = format!("file:///nowhere/{name}.rules").parse().unwrap();
-        let doc = Document::new(uri, text.to_string(), std::slice::from_ref(&root));
-        assert!(doc.diagnostics.is_empty(), "{name}: {:?}", doc.diagnostics);
-        let analysis = doc.analysis.as_ref().unwrap();
-        for used in &analysis.uses {
-            let (span, target) = doc
-                .target_at(used.span.start)
-                .unwrap_or_else(|| panic!("{name}: `{}` at {:?} is not found", used.name, used.span));
-            assert_eq!(&text[span], used.name);
-            // Where the name leads must spell it, and a local must be in scope where it is used.
-            let at = used.span.clone();
-            match target {
-                Target::Decl(0, decl) => assert_eq!(&text[decl.span.clone()], used.name, "{name}: {at:?}"),
-                Target::Decl(_, decl) => assert_eq!(decl.name, used.name, "{name}: {at:?}"),
-                Target::Local(local) => {
-                    assert_eq!(&text[local.span.clone()], used.name, "{name}: {at:?}");
-                    // A comprehension's body comes before its `for`: in scope, not after the name.
-                    assert!(local.scope.contains(&at.start), "{name}: {at:?}");
-                }
-                Target::Builtin(n, ..) | Target::SharedRule(n, _) | Target::Word(n) => {
-                    assert_eq!(n, used.name, "{name}: {at:?}")
-                }
-            }
-            found += 1;
-        }
-    }
-    assert!(found > 3000, "only {found} uses");
 }

@@ -1,15 +1,31 @@
 //! What the integration tests share: running the binary, a scratch folder, and whether the
 //! browser is there.
-#![allow(dead_code, clippy::unwrap_used, reason = "each test file uses a part; tests fail loudly")]
+#![allow(dead_code, clippy::unwrap_used, clippy::panic, reason = "each test file uses a part; tests fail loudly")]
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-/// The built `shinpan`, run in the repository's folder.
+/// The repository's folder (where `fixtures/`, `specs/` and `docs/` are), whichever package's
+/// tests ask: the engine's at the root, the command line's in `crates/cli`.
+pub fn repo() -> &'static Path {
+    static REPO: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    REPO.get_or_init(|| {
+        let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let found = here.ancestors().find(|p| p.join("specs").is_dir() && p.join("fixtures").is_dir());
+        std::fs::canonicalize(found.unwrap_or(here)).unwrap()
+    })
+}
+
+/// The built `shinpan` (the command line's tests only), run in the repository's folder.
 pub fn bin() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_shinpan"));
-    c.current_dir(env!("CARGO_MANIFEST_DIR"));
+    let mut c = Command::new(exe());
+    c.current_dir(repo());
     c
+}
+
+/// The path of the built `shinpan`: cargo names it to the command line's tests.
+pub fn exe() -> &'static str {
+    option_env!("CARGO_BIN_EXE_shinpan").unwrap_or_else(|| panic!("only the command line's tests run the binary"))
 }
 
 /// Runs a command with nothing on standard input: its exit code, standard output and error.
@@ -45,7 +61,7 @@ impl Scratch {
 
     /// A copy of a file of the repository, as `name`.
     pub fn copy(&self, from: &str, name: &str) -> String {
-        self.write(name, &std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(from)).unwrap())
+        self.write(name, &std::fs::read_to_string(repo().join(from)).unwrap())
     }
 
     /// A link `name` to `target`.
@@ -86,7 +102,7 @@ pub fn chromium() -> PathBuf {
 /// the test says it is skipped where a person sees it, and fails instead when CI requires it
 /// (`.ci/run` installs both and sets SHINPAN_BROWSER_TEST=required).
 pub fn browser_ready() -> bool {
-    let driver = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser");
+    let driver = repo().join("tests/browser");
     if chromium().exists() && driver.join("node_modules/playwright-core").exists() {
         return true;
     }

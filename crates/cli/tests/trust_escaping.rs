@@ -28,7 +28,7 @@ const PAGE_NAME: &str = "<!--<script>&amp;\u{2028}";
 
 fn bin() -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_shinpan"));
-    c.current_dir(env!("CARGO_MANIFEST_DIR"));
+    c.current_dir(common::repo());
     c
 }
 
@@ -273,7 +273,7 @@ proptest! {
 // ---------------------------------------------------------------- the judge's page
 
 fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
+    Path::new(common::repo())
 }
 
 /// The page of the hostile game, every field a transcript or rules file fills carrying

@@ -1,0 +1,381 @@
+//! Checking many transcripts: paths, texts and the lines of a stream, on several threads, each
+//! verdict handed back in the order of the inputs. The command line's `check`, the Python
+//! package and the cluster example all check through here, so a verdict does not depend on
+//! which of them asked for it.
+//!
+//! ```
+//! use shinpan::{Checking, Input};
+//! let inputs = [Input::Path("fixtures/demo".into()), Input::text("game", "{rules: hangover}")];
+//! let mut verdicts = vec![];
+//! // Each transcript names its own rules; two threads; each input's reports as JSON lines.
+//! Checking::new().check_in_order(&inputs, 2, |reports| reports.len(), |n| {
+//!     verdicts.push(n);
+//!     true
+//! });
+//! assert_eq!(verdicts, [1, 1], "a folder is not a transcript; the text has no players");
+//! ```
+
+use std::collections::BTreeMap;
+use std::io::BufRead;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use crate::report::check::{Checker, MAX_FILE_BYTES, Report, with_checker};
+use crate::rules::{Parameter, Rules};
+use crate::transcript::{Problem, Yaml};
+
+/// The stack of every thread that checks, compiles or plays: the engine's limits keep its
+/// deepest recursion (about 1 MiB) far below it. Run the engine on a thread of this stack
+/// (the command line and the Python package do), never on one whose stack is unknown.
+pub const STACK_BYTES: usize = 64 * 1024 * 1024;
+
+/// Most threads `check_in_order` starts, whatever it is asked for.
+pub const MAX_JOBS: usize = 256;
+
+/// One thing to check: a transcript or record file, a transcript already read, or a name that
+/// could not be read (it gets its verdict in its place, so a run does not end at it).
+#[derive(Clone, Debug)]
+pub enum Input {
+    /// A transcript file (YAML, JSON) or a record file (`.pbn`, `.lin`: one verdict a deal).
+    Path(PathBuf),
+    /// A transcript's text, named `name` in its verdict; `line` is the line of a stream it
+    /// was read from (1 for a whole text), so the verdict's lines are the stream's. A rules
+    /// file it names is found from the working directory.
+    Text {
+        /// What the verdict calls it (`ARCHIVE#LINE` for a stream's line).
+        name: String,
+        /// The transcript.
+        text: String,
+        /// Its first line in the stream it came from.
+        line: usize,
+    },
+    /// What could not be read, and why: a malformed verdict with `problem` as its kind.
+    Unreadable {
+        /// What the verdict calls it.
+        name: String,
+        /// The kind of the malformed verdict (`unreadable`, `too-large`, ...).
+        problem: Problem,
+        /// Why, for a person.
+        why: String,
+    },
+}
+
+impl Input {
+    /// A whole transcript given as text.
+    pub fn text(name: &str, text: &str) -> Input {
+        Input::Text { name: name.to_string(), text: text.to_string(), line: 1 }
+    }
+
+    /// What the input's verdict calls it.
+    pub fn name(&self) -> String {
+        match self {
+            Input::Path(path) => path.display().to_string(),
+            Input::Text { name, .. } | Input::Unreadable { name, .. } => name.clone(),
+        }
+    }
+}
+
+/// What transcripts are checked against.
+#[derive(Clone, Debug)]
+enum Against {
+    /// The rules each transcript names, or these (a built-in name or a path) for every one.
+    Named(Option<String>),
+    /// Rules already made.
+    Given(Rules),
+}
+
+/// How transcripts are checked: against which rules, with which parameters, how far. Cheap to
+/// clone and `Send + Sync`: every thread that checks keeps its own compiled rules.
+#[derive(Clone, Debug)]
+pub struct Checking {
+    against: Against,
+    builtin_only: bool,
+    variant: Vec<(String, Yaml)>,
+    all: bool,
+    states: bool,
+}
+
+impl Default for Checking {
+    fn default() -> Self {
+        Checking::new()
+    }
+}
+
+impl Checking {
+    /// Each transcript against the rules it names (a built-in game, or a rules file relative
+    /// to the transcript).
+    pub fn new() -> Checking {
+        Checking { against: Against::Named(None), builtin_only: false, variant: vec![], all: false, states: false }
+    }
+
+    /// Every transcript against these rules: a built-in name or a rules file's path (relative
+    /// to the working directory). Rules that cannot be found or do not compile make every
+    /// verdict malformed, with the reason.
+    pub fn against(name_or_path: &str) -> Checking {
+        Checking { against: Against::Named(Some(name_or_path.to_string())), ..Checking::new() }
+    }
+
+    /// Every transcript against rules already made (and their parameters).
+    pub fn with_rules(rules: &Rules) -> Checking {
+        Checking { against: Against::Given(rules.clone()), ..Checking::new() }
+    }
+
+    /// Transcripts may name only built-in rules, never a file (for a server that checks what
+    /// players upload).
+    pub fn only_builtin_rules(mut self, only: bool) -> Checking {
+        self.builtin_only = only;
+        self
+    }
+
+    /// A parameter over the default and over every transcript's own `variant`.
+    pub fn parameter(mut self, parameter: &Parameter) -> Checking {
+        self.variant.retain(|(k, _)| k != parameter.key());
+        self.variant.push(parameter.pair());
+        self
+    }
+
+    /// Goes on past every broken rule that `stands`, reporting each (`check --all`).
+    pub fn past_violations(mut self, all: bool) -> Checking {
+        self.all = all;
+        self
+    }
+
+    /// What this thread's checker for this setup is kept under.
+    fn key(&self) -> String {
+        let rules = match &self.against {
+            Against::Named(name) => format!("named\u{0}{}", name.as_deref().unwrap_or("")),
+            Against::Given(rules) => format!("given\u{0}{}", rules.key()),
+        };
+        let given: Vec<String> = self.variant.iter().map(|(k, v)| format!("\u{0}{k}={}", v.to_json())).collect();
+        format!("{rules}{}\u{0}{}{}{}", given.concat(), self.builtin_only, self.all, self.states)
+    }
+
+    fn checker(&self) -> Checker {
+        let mut checker = match &self.against {
+            Against::Named(name) => Checker::new(name.clone()),
+            Against::Given(rules) => rules.checker(),
+        };
+        checker.builtin_only = self.builtin_only;
+        checker.variant.retain(|(k, _)| !self.variant.iter().any(|(given, _)| given == k));
+        checker.variant.extend(self.variant.iter().cloned());
+        checker.all = self.all;
+        checker.record_states = self.states;
+        checker
+    }
+
+    /// Checks one input on this thread: one verdict, or one a deal for a record file. A
+    /// failure inside shinpan (a panic) becomes this input's malformed verdict.
+    pub fn check(&self, input: &Input) -> Vec<Report> {
+        let attempt = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            with_checker(&self.key(), || self.checker(), |checker| judge(checker, input))
+        }));
+        attempt.unwrap_or_else(|panic| vec![internal_error(&input.name(), &*panic)])
+    }
+
+    /// Checks one transcript file keeping the state after each event (`Report::replay_steps`,
+    /// `Report::page`).
+    pub fn replay(&self, path: &Path) -> Report {
+        let recording = Checking { states: true, ..self.clone() };
+        let attempt = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            with_checker(&recording.key(), || recording.checker(), |checker| checker.check_path(path))
+        }));
+        attempt.unwrap_or_else(|panic| internal_error(&path.display().to_string(), &*panic))
+    }
+
+    /// Checks `inputs` on up to `jobs` threads (each with its own compiled rules) and hands
+    /// each input's reports, made into a `T` by `render` on the thread that checked them, to
+    /// `each` in the order of `inputs`. Only results that finished early wait in memory. When
+    /// `each` says `false` (its output is gone), the run stops; the result says whether every
+    /// input was handed over. One thread checks on this thread, keeping its compiled rules.
+    pub fn check_in_order<T: Send>(
+        &self,
+        inputs: &[Input],
+        jobs: usize,
+        render: impl Fn(&[Report]) -> T + Sync,
+        mut each: impl FnMut(T) -> bool,
+    ) -> bool {
+        let jobs = jobs.clamp(1, inputs.len().clamp(1, MAX_JOBS));
+        let judged = |input: &Input| self.rendered(input, &render);
+        if jobs == 1 {
+            return inputs.iter().all(|input| each(judged(input)));
+        }
+        let next = AtomicUsize::new(0);
+        let (send, receive) = std::sync::mpsc::sync_channel::<(usize, T)>(jobs * 4);
+        std::thread::scope(|scope| {
+            let mut started = 0;
+            for _ in 0..jobs {
+                let (send, next, judged) = (send.clone(), &next, &judged);
+                let worker = move || {
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(input) = inputs.get(i) else { break };
+                        if send.send((i, judged(input))).is_err() {
+                            break;
+                        }
+                    }
+                };
+                if std::thread::Builder::new().stack_size(STACK_BYTES).spawn_scoped(scope, worker).is_ok() {
+                    started += 1;
+                }
+            }
+            drop(send);
+            if started == 0 {
+                // No thread could be had: check here, one input after another.
+                return inputs.iter().all(|input| each(judged(input)));
+            }
+            let mut waiting = BTreeMap::new();
+            let mut due = 0;
+            for (i, result) in receive {
+                waiting.insert(i, result);
+                while let Some(result) = waiting.remove(&due) {
+                    if !each(result) {
+                        // Workers stop at their next input.
+                        next.store(inputs.len(), Ordering::Relaxed);
+                        return false;
+                    }
+                    due += 1;
+                }
+            }
+            due == inputs.len()
+        })
+    }
+
+    /// Checks one input and renders its reports; a panic in either becomes the input's
+    /// malformed verdict, rendered.
+    fn rendered<T>(&self, input: &Input, render: &(impl Fn(&[Report]) -> T + Sync)) -> T {
+        let attempt = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| render(&self.check(input))));
+        attempt.unwrap_or_else(|panic| render(&[internal_error(&input.name(), &*panic)]))
+    }
+
+    /// `check --stream`: each line of `reader` is one transcript (JSON, or YAML on one line),
+    /// named `NAME#LINE`; each verdict is handed to `each` before the next line is read, so a
+    /// long-lived process can serve a pipe. Blank lines (nothing but spaces and tabs) are
+    /// skipped; a line that cannot be read (not UTF-8, longer than a transcript file may be)
+    /// gets its own malformed verdict and the next line is still judged. An error is the
+    /// input's, or one `each` gives (its output is gone).
+    pub fn check_lines(
+        &self,
+        name: &str,
+        mut reader: impl BufRead,
+        mut each: impl FnMut(Report) -> std::io::Result<()>,
+    ) -> std::io::Result<()> {
+        let limit = usize::try_from(MAX_FILE_BYTES).unwrap_or(usize::MAX);
+        let mut buf = vec![];
+        let mut number = 0;
+        while let Some(too_long) = read_line_bounded(&mut reader, &mut buf, limit)? {
+            number += 1;
+            let name = format!("{name}#{number}");
+            let input = match std::str::from_utf8(&buf) {
+                _ if too_long => {
+                    let why = format!("line {number} is longer than {limit} bytes");
+                    Input::Unreadable { name, problem: Problem::TooLarge, why }
+                }
+                Ok(text) if is_blank(text) => continue,
+                Ok(text) => Input::Text { name, text: text.to_string(), line: number },
+                Err(_) => {
+                    let why = format!("line {number} is not UTF-8 text");
+                    Input::Unreadable { name, problem: Problem::Unreadable, why }
+                }
+            };
+            for report in self.check(&input) {
+                each(report)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Checks one input with a checker of this thread.
+fn judge(checker: &mut Checker, input: &Input) -> Vec<Report> {
+    match input {
+        Input::Path(path) if crate::import::is_record(path) => checker.check_record(path),
+        Input::Path(path) => vec![checker.check_path(path)],
+        Input::Unreadable { name, problem, why } => vec![Report::unreadable(name, *problem, why.clone())],
+        // Relative rules paths are taken from the working directory.
+        Input::Text { name, text, line } => {
+            vec![checker.check_text(name, text.clone(), Path::new("")).on_stream_line(*line)]
+        }
+    }
+}
+
+/// The malformed verdict of an input whose checking failed inside shinpan.
+fn internal_error(name: &str, panic: &(dyn std::any::Any + Send)) -> Report {
+    let what = panic
+        .downcast_ref::<String>()
+        .map(String::as_str)
+        .or_else(|| panic.downcast_ref::<&str>().copied())
+        .unwrap_or("unknown");
+    let message =
+        format!("shinpan failed inside while checking this file (an internal error, please report it): {what}");
+    Report::unreadable(name, Problem::Internal, message)
+}
+
+/// A blank line of a stream: nothing but spaces and tabs. Other white space (a no-break
+/// space, a form feed, U+2028) is not blank: such a line is judged, and is malformed.
+fn is_blank(line: &str) -> bool {
+    line.bytes().all(|b| b == b' ' || b == b'\t')
+}
+
+/// Reads one line, without its end, into `buf`, keeping at most `max` bytes of it (the rest
+/// is skipped, so a huge line costs no memory). `None` at the end of the input; else whether
+/// the line was longer than `max`.
+fn read_line_bounded(r: &mut impl BufRead, buf: &mut Vec<u8>, max: usize) -> std::io::Result<Option<bool>> {
+    buf.clear();
+    let (mut any, mut too_long) = (false, false);
+    loop {
+        let chunk = r.fill_buf()?;
+        if chunk.is_empty() {
+            return Ok(any.then(|| within(buf, max, too_long)));
+        }
+        any = true;
+        let end = chunk.iter().position(|&b| b == b'\n');
+        let part = &chunk[..end.unwrap_or(chunk.len())];
+        // One byte more than the cap is kept: the `\r` of a `\r\n` is not the line's.
+        let room = (max + 1).saturating_sub(buf.len());
+        too_long |= part.len() > room;
+        buf.extend_from_slice(&part[..part.len().min(room)]);
+        let used = end.map_or(chunk.len(), |e| e + 1);
+        r.consume(used);
+        if end.is_some() {
+            if !too_long && buf.last() == Some(&b'\r') {
+                buf.pop();
+            }
+            return Ok(Some(within(buf, max, too_long)));
+        }
+    }
+}
+
+/// Cuts a line read to `max` bytes; whether it was longer.
+fn within(buf: &mut Vec<u8>, max: usize, too_long: bool) -> bool {
+    let longer = too_long || buf.len() > max;
+    buf.truncate(max);
+    longer
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A stream's lines are read whole up to the cap, and past it only counted as too long:
+    /// the next line is read as usual. Line ends may be `\n` or `\r\n`.
+    #[test]
+    fn a_stream_line_is_read_within_its_cap() {
+        let text = "short\r\nexactly10!!\r\n0123456789abc\nexactly10!!\n0123456789ab\r\nlast";
+        // A tiny buffer, so that lines arrive in pieces as from a pipe.
+        let mut reader = std::io::BufReader::with_capacity(4, text.as_bytes());
+        let mut buf = vec![];
+        let mut lines = vec![];
+        while let Some(too_long) = read_line_bounded(&mut reader, &mut buf, 11).unwrap_or(None) {
+            lines.push((String::from_utf8_lossy(&buf).into_owned(), too_long));
+        }
+        let want = [
+            ("short", false),
+            ("exactly10!!", false),
+            ("0123456789a", true),
+            ("exactly10!!", false),
+            ("0123456789a", true),
+            ("last", false),
+        ];
+        assert_eq!(lines, want.map(|(l, t)| (l.to_string(), t)));
+    }
+}
