@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The performance figures of the README, side by side in one run, with public tools only:
+# The performance figures of docs/performance.md, side by side in one run, with public tools only:
 #   1. every built-in game: random playouts (events/s, ms a game; playing only, the best of
 #      three runs), and `check` against the bare parse of the same files (serde-saphyr for
 #      YAML, serde_json for JSON), one core, each side timed as the best of three runs; YAML
@@ -54,7 +54,7 @@ for n in $((games / 4)) "$games" $((games * 4)); do
     /usr/bin/time -f "$n files: %e s, max RSS %M KB" "$shinpan" check --format json "$corpus/$n" > /dev/null
 done
 
-echo "== the README's table"
+echo "== the table of docs/performance.md"
 echo "| game | playout events/s | a random game | check / serde-saphyr (YAML as play writes it) | (YAML through the full reader) | check / serde_json (JSON) |"
 echo "|---|---|---|---|---|---|"
 sed -n 's/^row: //p' "$rows"

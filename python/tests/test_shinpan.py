@@ -121,13 +121,13 @@ def test_the_installed_package_and_its_docstring_example():
     assert doctest.testmod(shinpan).attempted >= 3
 
 
-def test_the_readme_snippet_runs(monkeypatch, capsys):
+def test_the_docs_snippet_runs(monkeypatch, capsys):
     root = FIXTURES.parent
-    readme = (root / "README.md").read_text()
-    section = readme.split("## From Python", 1)[1].split("\n## ", 1)[0]
+    page = (root / "docs" / "python.md").read_text()
+    section = page.split("# From Python", 1)[1].split("\n## ", 1)[0]
     snippet = section.split("```python\n", 1)[1].split("```", 1)[0]
     monkeypatch.chdir(root)
-    exec(compile(snippet, "README.md", "exec"), {})
+    exec(compile(snippet, "docs/python.md", "exec"), {})
     printed = capsys.readouterr().out.splitlines()
     assert printed == ["illegal must-follow", "fixtures/demo/hangover-1000-0000.yaml legal"]
 

@@ -561,13 +561,13 @@ fn the_language_server_exits_74_when_its_answers_are_lost() {
     assert_eq!(finish(child).code, 0);
 }
 
-/// The file limits the README's table states are the ones in force: each row's value is the
-/// constant the reader is given.
+/// The file limits the table of `docs/untrusted-input.md` states are the ones in force: each
+/// row's value is the constant the reader is given.
 #[test]
-fn the_file_limits_are_the_ones_the_readme_states() {
-    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+fn the_file_limits_are_the_ones_the_docs_state() {
+    let page = std::fs::read_to_string(root().join("docs/untrusted-input.md")).unwrap();
     let row = |name: &str| {
-        let line = readme.lines().find(|l| l.starts_with(&format!("| {name} |"))).unwrap_or_else(|| panic!("{name}"));
+        let line = page.lines().find(|l| l.starts_with(&format!("| {name} |"))).unwrap_or_else(|| panic!("{name}"));
         line.split('|').nth(2).unwrap().trim().to_string()
     };
     let mib = |bytes: u64| format!("{} MiB", bytes / (1024 * 1024));
