@@ -54,6 +54,8 @@ fn a_proc_called_with_the_wrong_number_of_arguments_is_a_lint_error() {
     assert_eq!(diagnostics(&text)[1].message, "`score` takes 2 arguments, not 3");
     let none = game("fn base() = 1\nproc settle_up() {\n  vp[players[0]] += base()\n}", "settle_up(p)");
     assert_eq!(diagnostics(&none)[0].message, "`settle_up` takes no arguments, not 1");
+    let check = game("check worthy(c) {\n  require c.face > 0 else r \"never\"\n}", "worthy(c, 1)");
+    assert_eq!(codes_at(&check), [at("arity", "worthy(c, 1)")]);
 }
 
 #[test]
