@@ -142,3 +142,18 @@ fn a_file_without_a_name_is_still_checked() {
     let codes: Vec<String> = codes_at(&text).into_iter().map(|(c, _)| c).collect();
     assert_eq!(codes, ["missing", "type-mismatch"]);
 }
+
+/// Card values are worked out when compiling: one that did not resolve is not run, since
+/// running it would only fail because of the error already reported.
+#[test]
+fn a_card_value_that_did_not_resolve_is_not_run() {
+    let text = game("fn half(n, m) = n / m", "").replace("\"H\" (1)", "\"H\" (half(4))");
+    assert_eq!(codes_at(&text), [at("arity", "half(4)")]);
+    let text = game("", "").replace("\"H\" (1)", "\"H\" (bonsu + 1)");
+    assert_eq!(codes_at(&text), [at("unknown-name", "bonsu")]);
+    let each = "card Drink(suit: Suit, rank: int) {\n  each suit in Suitt, rank in range(1, 3)\n  code suit ++ rank\n}";
+    assert_eq!(codes_at(&game(each, "")), [at("unknown-name", "Suitt")]);
+    // A binding that names no attribute is still found.
+    let each = "card Drink(suit: Suit, rank: int) {\n  each suit in Suitt, rnk in range(1, 3)\n  code suit ++ rnk\n}";
+    assert_eq!(codes_at(&game(each, "")), [at("bad-cards", "rank"), at("unknown-name", "Suitt")]);
+}

@@ -1135,13 +1135,7 @@ impl Resolver {
                         )
                         .label(code.span.clone(), "here"));
                     }
-                    let attrs = values
-                        .iter()
-                        .map(|v| {
-                            let x = self.const_expr(v);
-                            constants.eval(&x, &[])
-                        })
-                        .collect::<Result<Vec<_>, _>>()?;
+                    let attrs = values.iter().map(|v| self.card_value(v, constants)).collect::<Result<Vec<_>, _>>()?;
                     Ok((code.text.clone(), attrs, code.span.clone()))
                 })
                 .collect(),
@@ -1156,6 +1150,17 @@ impl Resolver {
         }
     }
 
+    /// One attribute of a card row, worked out now; null if resolving it reported an error
+    /// (running it would only report what follows from that one).
+    fn card_value(&mut self, v: &ast::Expr, constants: &mut crate::run::Constants<'_>) -> Result<Value, Diag> {
+        let before = self.errors.len();
+        let x = self.const_expr(v);
+        if self.errors.len() > before {
+            return Ok(Value::Null);
+        }
+        constants.eval(&x, &[])
+    }
+
     /// Every combination of the `each` bindings, in order, the last varying fastest.
     fn card_product(
         &mut self,
@@ -1166,24 +1171,15 @@ impl Resolver {
         constants: &mut crate::run::Constants<'_>,
     ) -> Result<Vec<(String, Vec<Value>, Span)>, Diag> {
         self.enter_frame();
-        let mut domains = vec![];
-        for (_, e) in bindings {
-            let x = self.expr(e);
-            match constants.eval(&x, &[])? {
-                Value::List(items) => domains.push(items.as_ref().clone()),
-                other => {
-                    return Err(Diag::new(
-                        codes::TYPE_MISMATCH,
-                        format!("`each` needs a list, found {}", other.type_name()),
-                    )
-                    .label(e.span.clone(), "not a list"));
-                }
-            }
-        }
+        let before = self.errors.len();
+        let domain_xs: Vec<X> = bindings.iter().map(|(_, e)| self.expr(e)).collect();
         for (n, _) in bindings {
             self.bind(n);
         }
         let code_x = self.expr(code);
+        // Running what did not resolve would only report what follows from its errors.
+        let runnable = self.errors.len() == before;
+        let domains = if runnable { each_domains(bindings, &domain_xs, constants)? } else { vec![] };
         let order: Vec<usize> = decl
             .fields
             .iter()
@@ -1194,6 +1190,9 @@ impl Resolver {
                 })
             })
             .collect::<Result<_, _>>()?;
+        if !runnable {
+            return Ok(vec![]);
+        }
         let count = domains.iter().try_fold(1usize, |n, d| n.checked_mul(d.len()));
         if count.is_none_or(|n| n.saturating_add(program.cards.len()) > MAX_CARDS) {
             let message = format!("`{}` would have more than {MAX_CARDS} cards", decl.name.text);
@@ -1219,6 +1218,23 @@ impl Resolver {
             }
         }
     }
+}
+
+/// The lists the `each` bindings of a card kind run over.
+fn each_domains(
+    bindings: &[(Name, ast::Expr)],
+    xs: &[X],
+    constants: &mut crate::run::Constants<'_>,
+) -> Result<Vec<Vec<Value>>, Diag> {
+    bindings
+        .iter()
+        .zip(xs)
+        .map(|((_, e), x)| match constants.eval(x, &[])? {
+            Value::List(items) => Ok(items.as_ref().clone()),
+            other => Err(Diag::new(codes::TYPE_MISMATCH, format!("`each` needs a list, found {}", other.type_name()))
+                .label(e.span.clone(), "not a list")),
+        })
+        .collect()
 }
 
 fn advance(counters: &mut [usize], domains: &[Vec<Value>]) -> bool {
