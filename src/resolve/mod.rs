@@ -1,10 +1,11 @@
 //! Syntax tree to program: resolves every name to an index and checks what can be checked
 //! before a game is run. Errors are diagnostics pointing into the rules file.
 
+mod arity;
 pub mod typecheck;
 mod types;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 use crate::codes;
@@ -15,6 +16,7 @@ use crate::program::builtins;
 use crate::program::value::{Text, Value};
 use crate::program::*;
 use crate::span::{Name, Span};
+use arity::Signature;
 
 #[derive(Clone, Copy, Debug)]
 enum Global {
@@ -25,6 +27,11 @@ enum Global {
     Fn(u16),
     Proc(u16),
 }
+
+/// The index an unresolved procedure call or branch action points at: no program has that
+/// many, so the type check (which looks indices up with `get`) learns nothing from it. Such
+/// a program is never run: its errors are reported instead.
+const NOWHERE: u16 = u16::MAX;
 
 /// Declared names of one kind, and how a global of that kind is made from its index.
 type NameGroup<'a> = (Vec<&'a Name>, fn(u16) -> Global);
@@ -58,6 +65,17 @@ struct Resolver {
     /// One text per field name, shared by every record key and field read that spells it:
     /// finding a field then compares two pointers, not two texts.
     interned: HashMap<String, Text>,
+    /// Each `fn`'s and each `proc`'s parameters, by index, for the count of a call's arguments.
+    fn_signatures: Vec<Signature>,
+    proc_signatures: Vec<Signature>,
+    /// The rules text, to tell whether a call and a declaration are in one file.
+    source: SourceMap,
+    /// Where an expression stands for a name that did not resolve: the type check takes
+    /// it as of unknown type, so that one unknown name is one error, not a cascade.
+    unresolved: HashSet<Span>,
+    /// Names whose declaration was refused (declared twice, or a name the language keeps):
+    /// which meaning their uses have is not known, so they are taken as of unknown type.
+    refused: HashSet<String>,
     errors: Vec<Diag>,
     /// Fuel left for evaluating card codes and attributes: one event's worth for the file.
     compile_fuel: u64,
@@ -86,13 +104,16 @@ pub fn resolve(spec: &ast::Spec, source: &SourceMap) -> Result<Program, Vec<Diag
         enum_variants: spec.enums.iter().map(|e| e.variants.iter().map(|v| v.text.clone()).collect()).collect(),
         field_names: vec![],
         interned: HashMap::new(),
+        fn_signatures: spec.fns.iter().map(|f| Signature::new(&f.name, &f.params)).collect(),
+        proc_signatures: spec.procs.iter().map(|p| Signature::new(&p.name, &p.params)).collect(),
+        source: source.clone(),
+        unresolved: HashSet::new(),
+        refused: HashSet::new(),
         errors: vec![],
         compile_fuel: crate::run::FUEL_PER_EVENT,
     };
     let program = r.program(spec, source);
-    if r.errors.is_empty()
-        && let Some(program) = program
-    {
+    if r.errors.is_empty() {
         return Ok(program);
     }
     r.errors.sort_by_key(|d| d.span().map_or(0, |s| s.start));
@@ -107,7 +128,9 @@ impl Resolver {
         &mut self.errors[last]
     }
 
-    fn program(&mut self, spec: &ast::Spec, source: &SourceMap) -> Option<Program> {
+    /// The program, complete when no error was recorded; otherwise its missing parts are
+    /// placeholders, there only so that every later check still runs and reports.
+    fn program(&mut self, spec: &ast::Spec, source: &SourceMap) -> Program {
         let name = self.required(spec.game.as_ref().map(|g| g.text.clone()), "game NAME", "the rules need a name");
         let players =
             self.required(spec.players.as_ref().map(|p| (p.0, p.1)), "players 3..5", "the rules need a player count");
@@ -157,9 +180,9 @@ impl Resolver {
             })
             .collect();
         let mut program = Program {
-            name: name?,
+            name: name.unwrap_or_default(),
             source: source.clone(),
-            players: players?,
+            players: players.unwrap_or_default(),
             seats: spec.seats.clone(),
             rules,
             params,
@@ -188,18 +211,17 @@ impl Resolver {
             remembered: Default::default(),
         };
         self.cards(spec, &mut program);
-        // Types are checked on a program whose names all resolved; otherwise indices may be
-        // placeholders, and the errors so far say what to fix first.
-        if self.errors.is_empty() {
-            self.errors.extend(crate::resolve::typecheck::check(&program));
-        }
+        // Types are checked even where names did not resolve, so that one run reports every
+        // problem: an unresolved name is of unknown type, and an unresolved procedure or action
+        // is an index the checker finds nothing at (`NOWHERE`).
+        self.errors.extend(typecheck::check_around(&program, &self.unresolved));
         // After every check, which read literals as written; only for a program that will
         // run (its indices all resolved).
         if self.errors.is_empty() {
             crate::program::fold::fold_constants(&mut program);
             program.remembered = crate::program::memo::Remembered::of(&program);
         }
-        Some(program)
+        program
     }
 
     fn required<T>(&mut self, value: Option<T>, form: &str, message: &str) -> Option<T> {
@@ -244,6 +266,7 @@ impl Resolver {
     fn declare(&mut self, n: &Name, g: Global) {
         if let Some(first) = self.declared_at.get(&n.text).cloned() {
             self.twice(format!("`{}`", n.text), n.span.clone(), Some(first));
+            self.refused.insert(n.text.clone());
             return;
         }
         let given = if builtins::lookup(&n.text).is_some() {
@@ -256,6 +279,7 @@ impl Resolver {
         if let Some(what) = given {
             let message = format!("`{}` is {what}; a declaration cannot take its name", n.text);
             self.error(codes::DUPLICATE, message, n.span.clone(), "choose another name here");
+            self.refused.insert(n.text.clone());
         }
         // Declared all the same, so that its uses are not reported again as unknown names.
         self.globals.insert(n.text.clone(), g);
@@ -382,12 +406,18 @@ impl Resolver {
     }
 
     fn bind(&mut self, n: &Name) -> Slot {
-        let slot = self.next_slot as Slot;
-        self.next_slot += 1;
-        self.max_slot = self.max_slot.max(self.next_slot);
+        let slot = self.fresh_slot();
         if let Some(scope) = self.scopes.last_mut() {
             scope.insert(n.text.clone(), slot);
         }
+        slot
+    }
+
+    /// A new local of the frame, no name bound to it yet.
+    fn fresh_slot(&mut self) -> Slot {
+        let slot = self.next_slot as Slot;
+        self.next_slot += 1;
+        self.max_slot = self.max_slot.max(self.next_slot);
         slot
     }
 
@@ -706,7 +736,7 @@ impl Resolver {
                     d = d.help(format!("did you mean `{best}`?"));
                 }
                 self.errors.push(d);
-                0
+                NOWHERE
             }
         };
         let mark = self.push_scope();
@@ -751,12 +781,15 @@ impl Resolver {
     fn assign(&mut self, lv: &ast::LValue, op: ast::AssignOp, value: &ast::Expr) -> St {
         let target = if let Some(slot) = self.local(&lv.root.text) {
             Target::Local(slot)
+        } else if self.refused.contains(&lv.root.text) {
+            Target::Local(self.fresh_slot())
         } else if let Some(Global::Var(v)) = self.globals.get(&lv.root.text) {
             Target::Global(*v)
         } else {
             let vars = self.globals_of(|g| matches!(g, Global::Var(_)));
             self.unknown(&lv.root, "variable", vars);
-            Target::Local(0)
+            // A local no name reaches: the type check sees a place of unknown type there.
+            Target::Local(self.fresh_slot())
         };
         let path = lv
             .path
@@ -779,12 +812,21 @@ impl Resolver {
                 "called outside a branch's checks",
             );
         }
-        match self.globals.get(&n.text) {
-            Some(Global::Proc(p)) => St::Call(*p, args),
+        match self.globals.get(&n.text).copied() {
+            // Which declaration is meant is not known: neither's parameters hold.
+            Some(Global::Proc(_)) if self.refused.contains(&n.text) => St::Call(NOWHERE, args),
+            Some(Global::Proc(p)) => {
+                let wrong = self
+                    .proc_signatures
+                    .get(p as usize)
+                    .and_then(|sig| sig.wrong_count(args.len(), &s.span, &self.source));
+                self.errors.extend(wrong);
+                St::Call(p, args)
+            }
             _ => {
                 let procs = self.globals_of(|g| matches!(g, Global::Proc(_)));
                 self.unknown(n, "procedure", procs);
-                St::Call(0, args)
+                St::Call(NOWHERE, args)
             }
         }
     }
@@ -799,7 +841,7 @@ impl Resolver {
             ExprKind::Bool(b) => E::Const(Value::Bool(*b)),
             ExprKind::Null => E::Const(Value::Null),
             ExprKind::Table => E::Const(Value::Table),
-            ExprKind::Name(n) => self.name(n),
+            ExprKind::Name(n) => self.name(n, &span),
             ExprKind::List(items) => E::List(items.iter().map(|i| self.expr(i)).collect()),
             ExprKind::Record(fields) => {
                 E::Record(fields.iter().map(|(n, x)| (Value::Str(self.intern(&n.text)), self.expr(x))).collect())
@@ -832,7 +874,7 @@ impl Resolver {
                 lo.as_ref().map(|x| Box::new(self.expr(x))),
                 hi.as_ref().map(|x| Box::new(self.expr(x))),
             ),
-            ExprKind::Field(base, f) => self.field(base, f),
+            ExprKind::Field(base, f) => self.field(base, f, &span),
             ExprKind::Call(n, args) => self.call(n, args, &span),
             ExprKind::Lambda(n, _) => {
                 self.error(
@@ -841,15 +883,18 @@ impl Resolver {
                     n.span.clone(),
                     "here",
                 );
-                E::Const(Value::Null)
+                self.placeholder(&span)
             }
         };
         X { e, span }
     }
 
-    fn name(&mut self, n: &Name) -> E {
+    fn name(&mut self, n: &Name, span: &Span) -> E {
         if let Some(slot) = self.local(&n.text) {
             return E::Local(slot);
+        }
+        if self.refused.contains(&n.text) {
+            return self.placeholder(span);
         }
         match self.globals.get(&n.text) {
             Some(Global::Param(i)) => E::Param(*i),
@@ -863,18 +908,24 @@ impl Resolver {
                 candidates.extend(self.globals_of(|g| !matches!(g, Global::Fn(_) | Global::Proc(_))));
                 candidates.push("players".into());
                 self.unknown(n, "name", candidates);
-                E::Const(Value::Null)
+                self.placeholder(span)
             }
         }
     }
 
+    /// What stands for an expression whose name did not resolve (already reported).
+    fn placeholder(&mut self, span: &Span) -> E {
+        self.unresolved.insert(span.clone());
+        E::Const(Value::Null)
+    }
+
     /// `Enum.Variant` is a constant; anything else is a field of a value.
-    fn field(&mut self, base: &ast::Expr, f: &Name) -> E {
+    fn field(&mut self, base: &ast::Expr, f: &Name, span: &Span) -> E {
         if let ExprKind::Name(n) = &base.kind
             && self.local(&n.text).is_none()
             && let Some(Global::Enum(e)) = self.globals.get(&n.text).copied()
         {
-            return self.variant(e, f);
+            return self.variant(e, f, span);
         }
         let sym = match self.field_names.iter().position(|n| *n == f.text) {
             Some(i) => i,
@@ -886,26 +937,27 @@ impl Resolver {
         E::Field(Box::new(self.expr(base)), Value::Str(self.intern(&f.text)), sym as u16)
     }
 
-    fn variant(&mut self, e: u16, f: &Name) -> E {
+    fn variant(&mut self, e: u16, f: &Name, span: &Span) -> E {
         let variants = self.enum_variants.get(e as usize).cloned().unwrap_or_default();
         match variants.iter().position(|v| *v == f.text) {
             Some(v) => E::Const(Value::Enum(e, v as u16)),
             None => {
                 self.unknown(f, "variant", variants);
-                E::Const(Value::Null)
+                self.placeholder(span)
             }
         }
     }
 
     fn call(&mut self, n: &Name, args: &[ast::Expr], span: &Span) -> E {
         if let Some(Global::Fn(f)) = self.globals.get(&n.text).copied() {
-            return E::CallFn(f, args.iter().map(|a| self.expr(a)).collect());
+            return self.call_fn(f, n, args, span);
         }
         let Some((builtin, arity, lambda)) = builtins::lookup(&n.text) else {
             let mut fns = self.globals_of(|g| matches!(g, Global::Fn(_)));
             fns.extend(builtins::names().map(String::from));
             self.unknown(n, "function", fns);
-            return E::Const(Value::Null);
+            self.stray_args(args);
+            return self.placeholder(span);
         };
         if args.len() != arity {
             self.error(
@@ -933,6 +985,29 @@ impl Resolver {
             })
             .collect();
         E::Builtin(builtin, args)
+    }
+
+    /// A call of a `fn` the rules declare, with as many arguments as it has parameters.
+    fn call_fn(&mut self, f: u16, n: &Name, args: &[ast::Expr], span: &Span) -> E {
+        if self.refused.contains(&n.text) {
+            // Which declaration is meant is not known: neither's parameters nor result hold.
+            self.stray_args(args);
+            return self.placeholder(span);
+        }
+        let wrong = self.fn_signatures.get(f as usize).and_then(|sig| sig.wrong_count(args.len(), span, &self.source));
+        self.errors.extend(wrong);
+        E::CallFn(f, args.iter().map(|a| self.expr(a)).collect())
+    }
+
+    /// The arguments of a call of an unknown function, resolved for the errors of their own
+    /// names; a lambda among them is taken as one, since the function meant may take it.
+    fn stray_args(&mut self, args: &[ast::Expr]) {
+        for a in args {
+            match &a.kind {
+                ExprKind::Lambda(v, body) => self.lambda(v, body, &a.span),
+                _ => self.expr(a),
+            };
+        }
     }
 
     fn lambda(&mut self, v: &Name, body: &ast::Expr, span: &Span) -> X {
@@ -1060,13 +1135,7 @@ impl Resolver {
                         )
                         .label(code.span.clone(), "here"));
                     }
-                    let attrs = values
-                        .iter()
-                        .map(|v| {
-                            let x = self.const_expr(v);
-                            constants.eval(&x, &[])
-                        })
-                        .collect::<Result<Vec<_>, _>>()?;
+                    let attrs = values.iter().map(|v| self.card_value(v, constants)).collect::<Result<Vec<_>, _>>()?;
                     Ok((code.text.clone(), attrs, code.span.clone()))
                 })
                 .collect(),
@@ -1081,6 +1150,17 @@ impl Resolver {
         }
     }
 
+    /// One attribute of a card row, worked out now; null if resolving it reported an error
+    /// (running it would only report what follows from that one).
+    fn card_value(&mut self, v: &ast::Expr, constants: &mut crate::run::Constants<'_>) -> Result<Value, Diag> {
+        let before = self.errors.len();
+        let x = self.const_expr(v);
+        if self.errors.len() > before {
+            return Ok(Value::Null);
+        }
+        constants.eval(&x, &[])
+    }
+
     /// Every combination of the `each` bindings, in order, the last varying fastest.
     fn card_product(
         &mut self,
@@ -1091,24 +1171,15 @@ impl Resolver {
         constants: &mut crate::run::Constants<'_>,
     ) -> Result<Vec<(String, Vec<Value>, Span)>, Diag> {
         self.enter_frame();
-        let mut domains = vec![];
-        for (_, e) in bindings {
-            let x = self.expr(e);
-            match constants.eval(&x, &[])? {
-                Value::List(items) => domains.push(items.as_ref().clone()),
-                other => {
-                    return Err(Diag::new(
-                        codes::TYPE_MISMATCH,
-                        format!("`each` needs a list, found {}", other.type_name()),
-                    )
-                    .label(e.span.clone(), "not a list"));
-                }
-            }
-        }
+        let before = self.errors.len();
+        let domain_xs: Vec<X> = bindings.iter().map(|(_, e)| self.expr(e)).collect();
         for (n, _) in bindings {
             self.bind(n);
         }
         let code_x = self.expr(code);
+        // Running what did not resolve would only report what follows from its errors.
+        let runnable = self.errors.len() == before;
+        let domains = if runnable { each_domains(bindings, &domain_xs, constants)? } else { vec![] };
         let order: Vec<usize> = decl
             .fields
             .iter()
@@ -1119,6 +1190,9 @@ impl Resolver {
                 })
             })
             .collect::<Result<_, _>>()?;
+        if !runnable {
+            return Ok(vec![]);
+        }
         let count = domains.iter().try_fold(1usize, |n, d| n.checked_mul(d.len()));
         if count.is_none_or(|n| n.saturating_add(program.cards.len()) > MAX_CARDS) {
             let message = format!("`{}` would have more than {MAX_CARDS} cards", decl.name.text);
@@ -1144,6 +1218,23 @@ impl Resolver {
             }
         }
     }
+}
+
+/// The lists the `each` bindings of a card kind run over.
+fn each_domains(
+    bindings: &[(Name, ast::Expr)],
+    xs: &[X],
+    constants: &mut crate::run::Constants<'_>,
+) -> Result<Vec<Vec<Value>>, Diag> {
+    bindings
+        .iter()
+        .zip(xs)
+        .map(|((_, e), x)| match constants.eval(x, &[])? {
+            Value::List(items) => Ok(items.as_ref().clone()),
+            other => Err(Diag::new(codes::TYPE_MISMATCH, format!("`each` needs a list, found {}", other.type_name()))
+                .label(e.span.clone(), "not a list")),
+        })
+        .collect()
 }
 
 fn advance(counters: &mut [usize], domains: &[Vec<Value>]) -> bool {

@@ -16,6 +16,7 @@ use crate::resolve::types::{
     Field, Key, T, assignable, at_path, combine, comparable, const_type, join, of_shape, store,
 };
 use crate::span::Span;
+use std::collections::HashSet;
 
 /// Rounds over the whole program before the checker gives up learning and forgets every
 /// variable's type; real rules settle in three or four.
@@ -48,6 +49,8 @@ struct Facts {
 
 struct Checker<'p> {
     prog: &'p Program,
+    /// Where the program holds a placeholder for a name that did not resolve.
+    unresolved: &'p HashSet<Span>,
     facts: Facts,
     /// Each variable's type as its declaration gives it.
     declared: Vec<T>,
@@ -60,14 +63,25 @@ struct Checker<'p> {
     errors: Vec<Diag>,
 }
 
-pub fn check(prog: &Program) -> Vec<Diag> {
+/// Checks a program that may hold placeholders for names that did not resolve (at the spans
+/// of `unresolved`): each is of unknown type, so that its error is not followed by others.
+pub fn check_around(prog: &Program, unresolved: &HashSet<Span>) -> Vec<Diag> {
     let facts = Facts {
         vars: vec![T::Never; prog.vars.len()],
         fn_results: vec![T::Never; prog.fns.len()],
         proc_params: prog.procs.iter().map(|p| vec![T::Never; p.arity]).collect(),
     };
-    let mut c =
-        Checker { prog, facts, declared: vec![], locals: vec![], decls: vec![], work: 0, quiet: true, errors: vec![] };
+    let mut c = Checker {
+        prog,
+        unresolved,
+        facts,
+        declared: vec![],
+        locals: vec![],
+        decls: vec![],
+        work: 0,
+        quiet: true,
+        errors: vec![],
+    };
     let settled = (0..MAX_ROUNDS).any(|_| {
         let before = c.facts.clone();
         c.round();
@@ -438,6 +452,7 @@ impl Checker<'_> {
 
     fn expr(&mut self, x: &X) -> T {
         match &x.e {
+            E::Const(_) if self.unresolved.contains(&x.span) => T::Unknown,
             E::Const(v) => const_type(v),
             E::Local(s) => self.locals.get(*s as usize).cloned().unwrap_or(T::Unknown),
             E::Global(g) => self.facts.vars.get(*g as usize).cloned().unwrap_or(T::Unknown),

@@ -100,6 +100,21 @@ fn lint_reports_spec_errors() {
     assert!(out.contains("did you mean `hand`?"), "{out}");
 }
 
+/// A `fn` or `proc` called with the wrong number of arguments fails `lint`, not a game that
+/// reaches the call; and a file's unknown names and type errors come out in one run.
+#[test]
+fn lint_catches_wrong_argument_counts_and_reports_every_problem_at_once() {
+    let (code, out, _) = shinpan(&["lint", "fixtures/spec/arity_2.rules", "fixtures/spec/arity_3.rules"]);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("`worth` takes 2 arguments, not 3"), "{out}");
+    assert!(out.contains("`score` takes 2 arguments, not 1"), "{out}");
+    let (code, out, _) = shinpan(&["lint", "fixtures/spec/unknown-name_3.rules"]);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("an int is never equal to a string"), "{out}");
+    assert!(out.contains("unknown procedure `gve`"), "{out}");
+    assert_eq!(out.matches("shinpan::spec::").count(), 4, "{out}");
+}
+
 /// Issue 14's Hangover variant added its bonus to a score as a list: lint says so, and
 /// `play` refuses the rules before a game starts rather than failing in the middle of one.
 #[test]

@@ -1,0 +1,159 @@
+//! What `lint` finds before a game is run: a helper called with the wrong number of
+//! arguments, and every name and type error of a file in one run, without errors that only
+//! follow from another.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "tests fail loudly")]
+
+use shinpan::diag::Diag;
+
+/// A two-player game with these declarations and this branch body.
+fn game(decls: &str, body: &str) -> String {
+    format!(
+        "game tiny\nplayers 2..2\nrule r \"unused\"\nenum Suit {{ C, D }}\n\
+         card Coin(face: int) {{\n  \"H\" (1)\n  \"T\" (0)\n}}\naction flip: Coin\n\
+         var vp per player = 0\n{decls}\nscores vp\nwinners []\n\
+         flow {{\n  for p in players {{\n    choose {{\n      flip(c) by p {{\n{body}\n      }}\n    }}\n  }}\n}}\n"
+    )
+}
+
+fn diagnostics(text: &str) -> Vec<Diag> {
+    shinpan::compile("t.rules", text).err().unwrap_or_default()
+}
+
+/// Each diagnostic's code and the text its first label is on.
+fn codes_at(text: &str) -> Vec<(String, String)> {
+    diagnostics(text)
+        .iter()
+        .map(|d| {
+            let span = d.span().unwrap();
+            (d.code.trim_start_matches("shinpan::spec::").to_string(), text[span].to_string())
+        })
+        .collect()
+}
+
+fn at(code: &str, text: &str) -> (String, String) {
+    (code.to_string(), text.to_string())
+}
+
+const HELPERS: &str = "fn worth(c, bonus) = c.face + bonus\nproc score(p, n) {\n  vp[p] += n\n}";
+
+#[test]
+fn a_fn_called_with_the_wrong_number_of_arguments_is_a_lint_error() {
+    let text = game(HELPERS, "require worth(c) > 0 else r \"never\"\nvp[p] += worth(c, 1, 2)");
+    assert_eq!(codes_at(&text), [at("arity", "worth(c)"), at("arity", "worth(c, 1, 2)")]);
+    let d = &diagnostics(&text)[0];
+    assert_eq!(d.message, "`worth` takes 2 arguments, not 1");
+    let labels: Vec<(&str, &str)> = d.labels.iter().map(|(s, l)| (&text[s.clone()], l.as_str())).collect();
+    assert_eq!(labels, [("worth(c)", "called with 1 argument"), ("worth", "`worth` takes 2 arguments")]);
+    assert_eq!(d.help.as_deref(), Some("call it as `worth(c, bonus)`"));
+}
+
+#[test]
+fn a_proc_called_with_the_wrong_number_of_arguments_is_a_lint_error() {
+    let text = game(HELPERS, "score(p)\nscore(p, 1, 2)\nscore(p, worth(c, 1))");
+    assert_eq!(codes_at(&text), [at("arity", "score(p)"), at("arity", "score(p, 1, 2)")]);
+    assert_eq!(diagnostics(&text)[1].message, "`score` takes 2 arguments, not 3");
+    let none = game("fn base() = 1\nproc settle_up() {\n  vp[players[0]] += base()\n}", "settle_up(p)");
+    assert_eq!(diagnostics(&none)[0].message, "`settle_up` takes no arguments, not 1");
+    let check = game("check worthy(c) {\n  require c.face > 0 else r \"never\"\n}", "worthy(c, 1)");
+    assert_eq!(codes_at(&check), [at("arity", "worthy(c, 1)")]);
+}
+
+#[test]
+fn the_right_number_of_arguments_is_no_error() {
+    let text = game(HELPERS, "require worth(c, 1) > 0 else r \"never\"\nscore(p, worth(c, 0))");
+    assert!(diagnostics(&text).is_empty(), "{:?}", diagnostics(&text));
+}
+
+/// A helper declared in the file a variant extends: the diagnostic stays in the variant's
+/// file, and the help line says how the helper is called.
+#[test]
+fn a_helper_of_the_extended_file_is_named_in_the_help() {
+    let text = "extends hangover\nfn first_column(p) = column(p)\n";
+    let diags = shinpan::compile_in("variant.rules", text, std::path::Path::new(".")).unwrap_err();
+    let d = diags.iter().find(|d| d.code == "shinpan::spec::arity").unwrap();
+    assert_eq!(d.source.as_ref().map(|s| s.name()), Some("variant.rules"));
+    assert_eq!(d.labels.len(), 1, "{:?}", d.labels);
+    assert_eq!(&text[d.labels[0].0.clone()], "column(p)");
+    assert_eq!(d.help.as_deref(), Some("call it as `column(p, k)`"));
+}
+
+#[test]
+fn an_unknown_name_and_a_type_error_are_reported_in_one_run() {
+    let text = game("", "require c.face == \"heads\" else r \"never\"\nvp[p] += bonsu");
+    assert_eq!(codes_at(&text), [at("type-mismatch", "\"heads\""), at("unknown-name", "bonsu")]);
+    // In the order of the file, whichever stage found them.
+    let text = game("", "let b = bonsu\nrequire c.face == \"heads\" else r \"never\"");
+    assert_eq!(codes_at(&text), [at("unknown-name", "bonsu"), at("type-mismatch", "\"heads\"")]);
+}
+
+#[test]
+fn an_arity_error_comes_with_the_others() {
+    let text = game(HELPERS, "require c.face == \"heads\" else r \"never\"\nscore(p)\nscroe(p, 1)");
+    assert_eq!(
+        codes_at(&text),
+        [at("type-mismatch", "\"heads\""), at("arity", "score(p)"), at("unknown-name", "scroe")]
+    );
+}
+
+/// Each unknown name is one error: nothing is said about the expression it stands in, nor
+/// about what it would have been taken for.
+#[test]
+fn what_an_unknown_name_touches_says_nothing_more() {
+    for body in [
+        // Arithmetic, comparison, indexing and fields of an unknown name, function or variant.
+        "vp[p] += bonsu + 1",
+        "require bonsu == c and bonsu.face > 0 else r \"never\"",
+        "require lenn(vp) > c.face else r \"never\"",
+        "require Suit.E == c else r \"never\"",
+        "let h = hnad[p]\nvp[p] += h",
+        // Null would be taken for no value: `v` would be an int here.
+        "let v = if c.face > 0 then bonsu else 1\nrequire v == c else r \"never\"",
+        // A misspelled procedure is not taken for the first one (whose `n` would be a card).
+        "scroe(p, c)",
+        // A misspelled variable is not taken for the first local (`p`, a player).
+        "scroe += 1",
+    ] {
+        let codes = codes_at(&game(HELPERS, body));
+        assert!(codes.iter().all(|(code, _)| code == "unknown-name"), "{body}: {codes:?}");
+        assert!(!codes.is_empty(), "{body}");
+    }
+}
+
+/// A branch of an unknown action is not taken for the first action's (`flip`, a coin).
+#[test]
+fn an_unknown_action_s_argument_is_of_unknown_type() {
+    let text = game("", "").replace("flip(c) by p {\n", "flp(c) by p {\nvp[p] += c\n");
+    assert_eq!(codes_at(&text), [at("unknown-action", "flp")]);
+}
+
+/// A name declared twice, or one the language keeps, is reported once: which declaration
+/// its uses mean is not known, so they are neither typed nor counted against either.
+#[test]
+fn the_uses_of_a_refused_declaration_say_nothing_more() {
+    let text = game("var players = 1\nfn worth(c) = c.face\nfn worth(c, bonus) = 1", "vp[p] += worth(c, 2)");
+    assert_eq!(codes_at(&text), [at("duplicate", "players"), at("duplicate", "worth")]);
+    let text = game("var vp = []", "vp[p] += c.face\nvp += [c]");
+    assert_eq!(codes_at(&text), [at("duplicate", "vp")]);
+}
+
+#[test]
+fn a_file_without_a_name_is_still_checked() {
+    let text = game("", "require c.face == \"heads\" else r \"never\"").replace("game tiny\n", "");
+    let codes: Vec<String> = codes_at(&text).into_iter().map(|(c, _)| c).collect();
+    assert_eq!(codes, ["missing", "type-mismatch"]);
+}
+
+/// Card values are worked out when compiling: one that did not resolve is not run, since
+/// running it would only fail because of the error already reported.
+#[test]
+fn a_card_value_that_did_not_resolve_is_not_run() {
+    let text = game("fn half(n, m) = n / m", "").replace("\"H\" (1)", "\"H\" (half(4))");
+    assert_eq!(codes_at(&text), [at("arity", "half(4)")]);
+    let text = game("", "").replace("\"H\" (1)", "\"H\" (bonsu + 1)");
+    assert_eq!(codes_at(&text), [at("unknown-name", "bonsu")]);
+    let each = "card Drink(suit: Suit, rank: int) {\n  each suit in Suitt, rank in range(1, 3)\n  code suit ++ rank\n}";
+    assert_eq!(codes_at(&game(each, "")), [at("unknown-name", "Suitt")]);
+    // A binding that names no attribute is still found.
+    let each = "card Drink(suit: Suit, rank: int) {\n  each suit in Suitt, rnk in range(1, 3)\n  code suit ++ rnk\n}";
+    assert_eq!(codes_at(&game(each, "")), [at("bad-cards", "rank"), at("unknown-name", "Suitt")]);
+}
