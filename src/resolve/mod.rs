@@ -901,12 +901,13 @@ impl Resolver {
         if let Some(Global::Fn(f)) = self.globals.get(&n.text).copied() {
             return E::CallFn(f, args.iter().map(|a| self.expr(a)).collect());
         }
-        let Some((builtin, arity, lambda)) = builtins::lookup(&n.text) else {
+        let Some(builtin) = builtins::lookup(&n.text) else {
             let mut fns = self.globals_of(|g| matches!(g, Global::Fn(_)));
             fns.extend(builtins::names().map(String::from));
             self.unknown(n, "function", fns);
             return E::Const(Value::Null);
         };
+        let (arity, lambda) = (builtin.arity(), builtin.takes_lambda());
         if args.len() != arity {
             self.error(
                 codes::ARITY,
@@ -932,7 +933,7 @@ impl Resolver {
                 _ => self.expr(a),
             })
             .collect();
-        E::Builtin(builtin, args)
+        E::Builtin(builtin.builtin, args)
     }
 
     fn lambda(&mut self, v: &Name, body: &ast::Expr, span: &Span) -> X {
