@@ -36,3 +36,22 @@ fn the_excerpts_are_the_shipped_specs() {
         }
     }
 }
+
+/// The table of built-ins in the reference is the engine's table, row for row: each built-in
+/// with its signature (so its arity), what it gives, its fuel and its cap; none missing and
+/// none that does not exist.
+#[test]
+fn the_built_ins_in_the_reference_are_the_engines() {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/language.md")).unwrap();
+    let header = "| call | gives | fuel besides the value it gives | cap |\n|---|---|---|---|\n";
+    let start = doc.find(header).expect("no table of built-ins in docs/language.md") + header.len();
+    let documented: Vec<&str> = doc[start..].lines().take_while(|l| l.starts_with('|')).collect();
+    let table: Vec<String> = shinpan::program::builtins::TABLE
+        .iter()
+        .map(|e| {
+            let cap = e.cap.map(|c| c.words()).unwrap_or_default();
+            format!("| `{}` | {} | {} | {cap} |", e.signature(), e.description(), e.cost.words())
+        })
+        .collect();
+    assert_eq!(documented, table, "docs/language.md's built-ins should read:\n{}", table.join("\n"));
+}

@@ -952,13 +952,14 @@ impl Resolver {
         if let Some(Global::Fn(f)) = self.globals.get(&n.text).copied() {
             return self.call_fn(f, n, args, span);
         }
-        let Some((builtin, arity, lambda)) = builtins::lookup(&n.text) else {
+        let Some(builtin) = builtins::lookup(&n.text) else {
             let mut fns = self.globals_of(|g| matches!(g, Global::Fn(_)));
             fns.extend(builtins::names().map(String::from));
             self.unknown(n, "function", fns);
             self.stray_args(args);
             return self.placeholder(span);
         };
+        let (arity, lambda) = (builtin.arity(), builtin.takes_lambda());
         if args.len() != arity {
             self.error(
                 codes::ARITY,
@@ -984,7 +985,7 @@ impl Resolver {
                 _ => self.expr(a),
             })
             .collect();
-        E::Builtin(builtin, args)
+        E::Builtin(builtin.builtin, args)
     }
 
     /// A call of a `fn` the rules declare, with as many arguments as it has parameters.

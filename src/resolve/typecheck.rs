@@ -9,7 +9,7 @@
 use crate::codes;
 use crate::diag::Diag;
 use crate::lang::ast::{AssignOp, BinOp};
-use crate::program::builtins::Builtin;
+use crate::program::builtins::{Builtin, Gives};
 use crate::program::value::Value;
 use crate::program::{Block, Branch, E, Part, Program, S, Slot, St, Target, X};
 use crate::resolve::types::{
@@ -758,51 +758,51 @@ impl Checker<'_> {
             })
             .collect();
         let second = types.first().cloned().unwrap_or(T::Unknown);
-        match b {
-            Builtin::Len | Builtin::Sum | Builtin::Count | Builtin::Abs => T::Int,
-            Builtin::IndexOf => T::Unknown,
-            Builtin::Distinct | Builtin::Matches => T::Bool,
-            Builtin::Str | Builtin::Join | Builtin::KindOf => T::Str,
-            Builtin::Range => T::list(T::Int),
-            Builtin::First
-            | Builtin::Last
-            | Builtin::Max
-            | Builtin::Min
-            | Builtin::MaxBy
-            | Builtin::MinBy
-            | Builtin::Dup => item,
-            Builtin::Sort | Builtin::SortBy | Builtin::Reverse | Builtin::Shuffle | Builtin::Repeat => first,
-            Builtin::SeatsFrom | Builtin::SeatsAfter => T::list(T::Player),
-            Builtin::NextPlayer => T::Player,
-            Builtin::Keys => match first {
-                T::Map(k, _) => T::List(k),
-                T::Record(_) => T::list(T::Str),
-                T::Never => T::list(T::Never),
-                _ => T::list(T::Unknown),
-            },
-            Builtin::Values => match first {
+        given(b.entry().gives, first, item, second)
+    }
+}
+
+/// The type a built-in gives, from its table entry and the types of its first two arguments
+/// (`item` is the type of the first one's items).
+fn given(gives: Gives, first: T, item: T, second: T) -> T {
+    match gives {
+        Gives::Int => T::Int,
+        Gives::Bool => T::Bool,
+        Gives::Str => T::Str,
+        Gives::Unknown => T::Unknown,
+        Gives::Ints => T::list(T::Int),
+        Gives::Item => item,
+        Gives::SameAsFirst => first,
+        Gives::Players => T::list(T::Player),
+        Gives::Player => T::Player,
+        Gives::Keys => match first {
+            T::Map(k, _) => T::List(k),
+            T::Record(_) => T::list(T::Str),
+            T::Never => T::list(T::Never),
+            _ => T::list(T::Unknown),
+        },
+        Gives::Values => match first {
+            T::Map(_, v) => T::List(v),
+            T::Record(fields) => match T::record_as_map(&fields) {
                 T::Map(_, v) => T::List(v),
-                T::Record(fields) => match T::record_as_map(&fields) {
-                    T::Map(_, v) => T::List(v),
-                    _ => T::list(T::Unknown),
-                },
-                T::Never => T::list(T::Never),
                 _ => T::list(T::Unknown),
             },
-            Builtin::Flatten => match item {
-                T::List(inner) => T::List(inner),
-                T::Never => T::list(T::Never),
-                _ => T::list(T::Unknown),
-            },
-            Builtin::Chunks | Builtin::Permutations | Builtin::Subsets | Builtin::Combinations => T::list(first),
-            Builtin::Tally => T::map(T::Unknown, T::Int),
-            Builtin::ZipMap => {
-                let value = match second {
-                    T::List(v) => *v,
-                    _ => T::Unknown,
-                };
-                T::map(item, value)
-            }
+            T::Never => T::list(T::Never),
+            _ => T::list(T::Unknown),
+        },
+        Gives::Flattened => match item {
+            T::List(inner) => T::List(inner),
+            T::Never => T::list(T::Never),
+            _ => T::list(T::Unknown),
+        },
+        Gives::ListsOfFirst => T::list(first),
+        Gives::Tally => T::map(T::Unknown, T::Int),
+        Gives::Zipped => {
+            let value = match second {
+                T::List(v) => *v,
+                _ => T::Unknown,
+            };
+            T::map(item, value)
         }
     }
 }

@@ -5,7 +5,7 @@ use std::rc::Rc;
 
 use super::{MAX_CALL_DEPTH, MAX_ITEMS, MAX_NESTING, Machine, Run, Stop};
 use crate::lang::ast::BinOp;
-use crate::program::builtins::Builtin;
+use crate::program::builtins::{Builtin, Cost, MAX_COMBINED, MAX_COUNT, MAX_PERMUTED, MAX_RANGE, MAX_SUBSET_ITEMS};
 use crate::program::value::Value;
 use crate::program::{E, Part, X};
 
@@ -570,97 +570,31 @@ impl Machine<'_> {
         Ok(out)
     }
 
+    /// Each built-in's work, by its id; its fuel (`Cost`) and caps are the table's.
     fn builtin_value(&mut self, b: Builtin, args: &[X], frame: &mut Vec<Value>, x: &X) -> Run<Value> {
-        let arg = |i: usize| args.get(i).ok_or(());
-        let Ok(first) = arg(0) else { return Err(self.spec_error(&x.span, "missing argument".into())) };
+        let Some(first) = args.first() else { return Err(self.spec_error(&x.span, "missing argument".into())) };
         if let E::Comprehension { .. } = &first.e
             && let Some(fold) = Fold::of(b)
         {
             return self.fused(fold, first, frame, x);
         }
         match b {
-            Builtin::Len => match self.eval(first, frame)? {
-                Value::List(l) => Ok(Value::Int(l.len() as i64)),
-                Value::Map(m) => Ok(Value::Int(m.len() as i64)),
-                Value::Str(s) => Ok(Value::Int(s.chars().count() as i64)),
-                other => Err(self.spec_error(&x.span, format!("`len` of {}", other.type_name()))),
-            },
-            // The folds a comprehension's items take as they are made (`fused`), here over a list.
-            Builtin::Sum | Builtin::Max | Builtin::Min => {
-                let items = self.list(first, frame)?;
-                let mut folding = Folding::new(Fold::of(b).unwrap_or(Fold::Len));
-                let fuel = usize::try_from(self.fuel).unwrap_or(usize::MAX);
-                items.iter().for_each(|item| folding.take(item.clone(), fuel));
-                self.folded(folding, x)
-            }
+            Builtin::Len => self.length(first, frame, x),
+            Builtin::Sum | Builtin::Max | Builtin::Min => self.fold_list(b, first, frame, x),
             Builtin::MaxBy | Builtin::MinBy | Builtin::SortBy | Builtin::Count | Builtin::Tally => {
-                let items = self.list(first, frame)?;
-                let Some(lambda) = args.get(1) else {
-                    return Err(self.spec_error(&x.span, "missing `x => ...`".into()));
-                };
-                let mut keyed = Vec::with_capacity(items.len());
-                for item in items.iter() {
-                    let key = self.lambda_apply(lambda, item.clone(), frame)?;
-                    self.burn_weight(&key, &lambda.span)?;
-                    keyed.push((key, item.clone()));
-                }
-                Ok(by_key(b, keyed))
+                self.keyed(b, first, args, frame, x)
             }
             Builtin::First => Ok(self.list(first, frame)?.first().cloned().unwrap_or(Value::Null)),
             Builtin::Last => Ok(self.list(first, frame)?.last().cloned().unwrap_or(Value::Null)),
             Builtin::Reverse => Ok(Value::list(self.list(first, frame)?.iter().rev().cloned().collect())),
-            Builtin::Range => {
-                let lo = self.int(first, frame)?;
-                let hi = match args.get(1) {
-                    Some(h) => self.int(h, frame)?,
-                    None => lo,
-                };
-                if hi.saturating_sub(lo) > 100_000 {
-                    return Err(self.spec_error(&x.span, "a range of more than 100000 numbers".into()));
-                }
-                Ok(Value::list((lo..=hi).map(Value::Int).collect()))
-            }
-            Builtin::Distinct | Builtin::Dup => {
-                let items = self.list(first, frame)?;
-                self.burn_items(&items, 1, x)?;
-                let twice = first_duplicate(&items);
-                Ok(if b == Builtin::Distinct { Value::Bool(twice.is_none()) } else { twice.unwrap_or(Value::Null) })
-            }
-            Builtin::Sort => {
-                let mut items = self.list(first, frame)?.as_ref().clone();
-                // A sort compares each item about log2(n) times.
-                self.burn_items(&items, items.len().max(2).ilog2() as usize, x)?;
-                items.sort();
-                Ok(Value::list(items))
-            }
+            Builtin::Range => self.range(first, args, frame, x),
+            Builtin::Distinct | Builtin::Dup => self.duplicate(b, first, frame, x),
+            Builtin::Sort => self.sorted(first, frame, x),
             Builtin::Keys => Ok(Value::List(self.list(first, frame)?)),
-            Builtin::Values => match self.eval(first, frame)? {
-                Value::Map(m) => Ok(Value::list(m.iter().map(|(_, v)| v.clone()).collect())),
-                other => Err(self.spec_error(&x.span, format!("`values` of {}", other.type_name()))),
-            },
-            Builtin::Flatten => {
-                let mut out = vec![];
-                for item in self.list(first, frame)?.iter() {
-                    match item {
-                        Value::List(l) => out.extend(l.iter().cloned()),
-                        other => out.push(other.clone()),
-                    }
-                }
-                Ok(Value::list(out))
-            }
-            Builtin::SeatsFrom | Builtin::SeatsAfter | Builtin::NextPlayer => {
-                let Value::Player(p) = self.eval(first, frame)? else {
-                    return Err(self.spec_error(&x.span, "expected a player".into()));
-                };
-                Ok(self.seats(b, p))
-            }
-            Builtin::IndexOf => {
-                let items = self.list(first, frame)?;
-                let Some(needle) = args.get(1) else { return Err(self.spec_error(&x.span, "missing argument".into())) };
-                let needle = self.eval(needle, frame)?;
-                self.burn_items(&items, 1, x)?;
-                Ok(items.iter().position(|v| *v == needle).map_or(Value::Null, |i| Value::Int(i as i64)))
-            }
+            Builtin::Values => self.values(first, frame, x),
+            Builtin::Flatten => self.flatten(first, frame),
+            Builtin::SeatsFrom | Builtin::SeatsAfter | Builtin::NextPlayer => self.seating(b, first, frame, x),
+            Builtin::IndexOf => self.position(first, args, frame, x),
             Builtin::Abs => {
                 let i = self.int(first, frame)?;
                 i.checked_abs().map(Value::Int).ok_or_else(|| self.overflow(x))
@@ -669,98 +603,214 @@ impl Machine<'_> {
                 let v = self.eval(first, frame)?;
                 Ok(Value::str(&super::show(self.prog, &self.players, &v)))
             }
-            Builtin::Repeat | Builtin::Chunks => {
-                let items = self.list(first, frame)?;
-                let Some(n) = args.get(1) else { return Err(self.spec_error(&x.span, "missing argument".into())) };
-                let n = self.int(n, frame)?;
-                if !(1..=10_000).contains(&n) {
-                    return Err(self.spec_error(&x.span, format!("a count of {n}, outside 1..10000")));
-                }
-                let n = n as usize;
-                if b == Builtin::Repeat {
-                    self.size_ok(items.len().saturating_mul(n), x)?;
-                }
-                Ok(if b == Builtin::Repeat {
-                    Value::list(items.iter().cloned().cycle().take(items.len() * n).collect())
-                } else {
-                    Value::list(items.chunks(n).map(|c| Value::list(c.to_vec())).collect())
-                })
-            }
-            Builtin::ZipMap => {
-                let keys = self.list(first, frame)?;
-                let Some(v) = args.get(1) else { return Err(self.spec_error(&x.span, "missing argument".into())) };
-                let values = self.list(v, frame)?;
-                Ok(Value::map(keys.iter().cloned().zip(values.iter().cloned()).collect()))
-            }
-            Builtin::Combinations => {
-                let items = self.list(first, frame)?;
-                let Some(k) = args.get(1) else { return Err(self.spec_error(&x.span, "missing argument".into())) };
-                let k = self.int(k, frame)?;
-                if items.len() > 20 || !(0..=items.len() as i64).contains(&k) {
-                    return Err(self.spec_error(&x.span, format!("`combinations` of {k} from {} items", items.len())));
-                }
-                Ok(Value::list(combinations(&items, k as usize).into_iter().map(Value::list).collect()))
-            }
-            Builtin::KindOf => {
-                let v = self.eval(first, frame)?;
-                Ok(Value::str(match v {
-                    Value::Card(c) => {
-                        self.card_kind(c).and_then(|k| self.prog.kinds.get(k as usize)).map_or("card", |k| k.noun())
-                    }
-                    other => other.type_name(),
-                }))
-            }
-            Builtin::Join => {
-                let items = self.list(first, frame)?;
-                let Some(sep) = args.get(1) else { return Err(self.spec_error(&x.span, "missing argument".into())) };
-                let sep = self.eval(sep, frame)?;
-                let sep = super::show(self.prog, &self.players, &sep);
-                let words: Vec<String> = items.iter().map(|v| super::show(self.prog, &self.players, v)).collect();
-                Ok(Value::str(&words.join(&sep)))
-            }
-            Builtin::Matches => {
-                let Some(p) = args.get(1) else { return Err(self.spec_error(&x.span, "missing argument".into())) };
-                let (text, pattern) = (self.eval(first, frame)?, self.eval(p, frame)?);
-                let (Value::Str(text), Value::Str(pattern)) = (&text, &pattern) else {
-                    return Err(self.spec_error(&x.span, "`matches` takes a text and a pattern".into()));
-                };
-                self.burn_n(text.len() + pattern.len(), &x.span)?;
-                let re = regex_lite::RegexBuilder::new(pattern)
-                    .size_limit(MAX_PATTERN_SIZE)
-                    .build()
-                    .map_err(|e| self.spec_error(&x.span, format!("`{pattern}` is not a pattern: {e}")))?;
-                Ok(Value::Bool(re.is_match(text)))
-            }
+            Builtin::Repeat | Builtin::Chunks => self.repeat_or_chunks(b, first, args, frame, x),
+            Builtin::ZipMap => self.zip_map(first, args, frame, x),
+            Builtin::Combinations => self.combinations(first, args, frame, x),
+            Builtin::KindOf => self.kind_of(first, frame),
+            Builtin::Join => self.join(first, args, frame, x),
+            Builtin::Matches => self.matches(first, args, frame, x),
             Builtin::Shuffle => {
                 let mut items = self.list(first, frame)?.as_ref().clone();
                 self.rng.shuffle(&mut items);
                 Ok(Value::list(items))
             }
-            Builtin::Permutations => {
-                let items = self.list(first, frame)?;
-                if items.len() > MAX_PERMUTED {
-                    return Err(self.spec_error(&x.span, format!("`permutations` of more than {MAX_PERMUTED} items")));
-                }
-                Ok(Value::list(permutations(&items).into_iter().map(Value::list).collect()))
-            }
-            Builtin::Subsets => {
-                let items = self.list(first, frame)?;
-                if items.len() > 12 {
-                    return Err(self.spec_error(&x.span, "`subsets` of more than 12 items".into()));
-                }
-                let subsets = (0u32..1 << items.len()).map(|mask| {
-                    Value::list(
-                        items
-                            .iter()
-                            .enumerate()
-                            .filter(|(i, _)| mask & (1 << i) != 0)
-                            .map(|(_, v)| v.clone())
-                            .collect(),
-                    )
-                });
-                Ok(Value::list(subsets.collect()))
+            Builtin::Permutations => self.permutations(first, frame, x),
+            Builtin::Subsets => self.subsets(first, frame, x),
+        }
+    }
+
+    /// A built-in's second argument, which resolve has made sure is there.
+    fn second<'a>(&self, args: &'a [X], x: &X) -> Run<&'a X> {
+        args.get(1).ok_or_else(|| self.spec_error(&x.span, "missing argument".into()))
+    }
+
+    /// The fuel a built-in pays for reading `items`, as its table entry says.
+    fn burn_reading(&mut self, b: Builtin, items: &[Value], x: &X) -> Run<()> {
+        match b.entry().cost {
+            Cost::ItemsOnce => self.burn_items(items, 1, x),
+            Cost::ItemsSorted => self.burn_items(items, items.len().max(2).ilog2() as usize, x),
+            Cost::Nothing | Cost::PerKey | Cost::TextBytes => Ok(()),
+        }
+    }
+
+    fn length(&mut self, first: &X, frame: &mut Vec<Value>, x: &X) -> Run<Value> {
+        match self.eval(first, frame)? {
+            Value::List(l) => Ok(Value::Int(l.len() as i64)),
+            Value::Map(m) => Ok(Value::Int(m.len() as i64)),
+            Value::Str(s) => Ok(Value::Int(s.chars().count() as i64)),
+            other => Err(self.spec_error(&x.span, format!("`len` of {}", other.type_name()))),
+        }
+    }
+
+    /// The folds a comprehension's items take as they are made (`fused`), here over a list.
+    fn fold_list(&mut self, b: Builtin, first: &X, frame: &mut Vec<Value>, x: &X) -> Run<Value> {
+        let items = self.list(first, frame)?;
+        let mut folding = Folding::new(Fold::of(b).unwrap_or(Fold::Len));
+        let fuel = usize::try_from(self.fuel).unwrap_or(usize::MAX);
+        items.iter().for_each(|item| folding.take(item.clone(), fuel));
+        self.folded(folding, x)
+    }
+
+    /// `max_by`, `min_by`, `sort_by`, `count` and `tally`: each item's key, then the answer.
+    fn keyed(&mut self, b: Builtin, first: &X, args: &[X], frame: &mut Vec<Value>, x: &X) -> Run<Value> {
+        let items = self.list(first, frame)?;
+        let Some(lambda) = args.get(1) else {
+            return Err(self.spec_error(&x.span, "missing `x => ...`".into()));
+        };
+        let mut keyed = Vec::with_capacity(items.len());
+        for item in items.iter() {
+            let key = self.lambda_apply(lambda, item.clone(), frame)?;
+            self.burn_weight(&key, &lambda.span)?;
+            keyed.push((key, item.clone()));
+        }
+        Ok(by_key(b, keyed))
+    }
+
+    fn range(&mut self, first: &X, args: &[X], frame: &mut Vec<Value>, x: &X) -> Run<Value> {
+        let lo = self.int(first, frame)?;
+        let hi = match args.get(1) {
+            Some(h) => self.int(h, frame)?,
+            None => lo,
+        };
+        if hi.saturating_sub(lo) > MAX_RANGE {
+            return Err(self.spec_error(&x.span, format!("a range of more than {MAX_RANGE} numbers")));
+        }
+        Ok(Value::list((lo..=hi).map(Value::Int).collect()))
+    }
+
+    /// `distinct`: whether no item repeats; `dup`: the first that does.
+    fn duplicate(&mut self, b: Builtin, first: &X, frame: &mut Vec<Value>, x: &X) -> Run<Value> {
+        let items = self.list(first, frame)?;
+        self.burn_reading(b, &items, x)?;
+        let twice = first_duplicate(&items);
+        Ok(if b == Builtin::Distinct { Value::Bool(twice.is_none()) } else { twice.unwrap_or(Value::Null) })
+    }
+
+    fn sorted(&mut self, first: &X, frame: &mut Vec<Value>, x: &X) -> Run<Value> {
+        let mut items = self.list(first, frame)?.as_ref().clone();
+        self.burn_reading(Builtin::Sort, &items, x)?;
+        items.sort();
+        Ok(Value::list(items))
+    }
+
+    fn values(&mut self, first: &X, frame: &mut Vec<Value>, x: &X) -> Run<Value> {
+        match self.eval(first, frame)? {
+            Value::Map(m) => Ok(Value::list(m.iter().map(|(_, v)| v.clone()).collect())),
+            other => Err(self.spec_error(&x.span, format!("`values` of {}", other.type_name()))),
+        }
+    }
+
+    fn flatten(&mut self, first: &X, frame: &mut Vec<Value>) -> Run<Value> {
+        let mut out = vec![];
+        for item in self.list(first, frame)?.iter() {
+            match item {
+                Value::List(l) => out.extend(l.iter().cloned()),
+                other => out.push(other.clone()),
             }
         }
+        Ok(Value::list(out))
+    }
+
+    fn seating(&mut self, b: Builtin, first: &X, frame: &mut Vec<Value>, x: &X) -> Run<Value> {
+        let Value::Player(p) = self.eval(first, frame)? else {
+            return Err(self.spec_error(&x.span, "expected a player".into()));
+        };
+        Ok(self.seats(b, p))
+    }
+
+    /// `index_of`.
+    fn position(&mut self, first: &X, args: &[X], frame: &mut Vec<Value>, x: &X) -> Run<Value> {
+        let items = self.list(first, frame)?;
+        let needle = self.second(args, x)?;
+        let needle = self.eval(needle, frame)?;
+        self.burn_reading(Builtin::IndexOf, &items, x)?;
+        Ok(items.iter().position(|v| *v == needle).map_or(Value::Null, |i| Value::Int(i as i64)))
+    }
+
+    fn repeat_or_chunks(&mut self, b: Builtin, first: &X, args: &[X], frame: &mut Vec<Value>, x: &X) -> Run<Value> {
+        let items = self.list(first, frame)?;
+        let n = self.second(args, x)?;
+        let n = self.int(n, frame)?;
+        if !(1..=MAX_COUNT).contains(&n) {
+            return Err(self.spec_error(&x.span, format!("a count of {n}, outside 1..{MAX_COUNT}")));
+        }
+        let n = n as usize;
+        if b == Builtin::Repeat {
+            self.size_ok(items.len().saturating_mul(n), x)?;
+            return Ok(Value::list(items.iter().cloned().cycle().take(items.len() * n).collect()));
+        }
+        Ok(Value::list(items.chunks(n).map(|c| Value::list(c.to_vec())).collect()))
+    }
+
+    fn zip_map(&mut self, first: &X, args: &[X], frame: &mut Vec<Value>, x: &X) -> Run<Value> {
+        let keys = self.list(first, frame)?;
+        let values = self.second(args, x)?;
+        let values = self.list(values, frame)?;
+        Ok(Value::map(keys.iter().cloned().zip(values.iter().cloned()).collect()))
+    }
+
+    fn combinations(&mut self, first: &X, args: &[X], frame: &mut Vec<Value>, x: &X) -> Run<Value> {
+        let items = self.list(first, frame)?;
+        let k = self.second(args, x)?;
+        let k = self.int(k, frame)?;
+        if items.len() > MAX_COMBINED || !(0..=items.len() as i64).contains(&k) {
+            return Err(self.spec_error(&x.span, format!("`combinations` of {k} from {} items", items.len())));
+        }
+        Ok(Value::list(combinations(&items, k as usize).into_iter().map(Value::list).collect()))
+    }
+
+    fn kind_of(&mut self, first: &X, frame: &mut Vec<Value>) -> Run<Value> {
+        let v = self.eval(first, frame)?;
+        Ok(Value::str(match v {
+            Value::Card(c) => {
+                self.card_kind(c).and_then(|k| self.prog.kinds.get(k as usize)).map_or("card", |k| k.noun())
+            }
+            other => other.type_name(),
+        }))
+    }
+
+    fn join(&mut self, first: &X, args: &[X], frame: &mut Vec<Value>, x: &X) -> Run<Value> {
+        let items = self.list(first, frame)?;
+        let sep = self.second(args, x)?;
+        let sep = self.eval(sep, frame)?;
+        let sep = super::show(self.prog, &self.players, &sep);
+        let words: Vec<String> = items.iter().map(|v| super::show(self.prog, &self.players, v)).collect();
+        Ok(Value::str(&words.join(&sep)))
+    }
+
+    fn matches(&mut self, first: &X, args: &[X], frame: &mut Vec<Value>, x: &X) -> Run<Value> {
+        let p = self.second(args, x)?;
+        let (text, pattern) = (self.eval(first, frame)?, self.eval(p, frame)?);
+        let (Value::Str(text), Value::Str(pattern)) = (&text, &pattern) else {
+            return Err(self.spec_error(&x.span, "`matches` takes a text and a pattern".into()));
+        };
+        self.burn_n(text.len() + pattern.len(), &x.span)?;
+        let re = regex_lite::RegexBuilder::new(pattern)
+            .size_limit(MAX_PATTERN_SIZE)
+            .build()
+            .map_err(|e| self.spec_error(&x.span, format!("`{pattern}` is not a pattern: {e}")))?;
+        Ok(Value::Bool(re.is_match(text)))
+    }
+
+    fn permutations(&mut self, first: &X, frame: &mut Vec<Value>, x: &X) -> Run<Value> {
+        let items = self.list(first, frame)?;
+        if items.len() > MAX_PERMUTED {
+            return Err(self.spec_error(&x.span, format!("`permutations` of more than {MAX_PERMUTED} items")));
+        }
+        Ok(Value::list(permutations(&items).into_iter().map(Value::list).collect()))
+    }
+
+    fn subsets(&mut self, first: &X, frame: &mut Vec<Value>, x: &X) -> Run<Value> {
+        let items = self.list(first, frame)?;
+        if items.len() > MAX_SUBSET_ITEMS {
+            return Err(self.spec_error(&x.span, format!("`subsets` of more than {MAX_SUBSET_ITEMS} items")));
+        }
+        let subset = |mask: u32| {
+            Value::list(
+                items.iter().enumerate().filter(|(i, _)| mask & (1 << i) != 0).map(|(_, v)| v.clone()).collect(),
+            )
+        };
+        Ok(Value::list((0u32..1 << items.len()).map(subset).collect()))
     }
 
     fn seats(&self, b: Builtin, p: u8) -> Value {
@@ -1044,9 +1094,6 @@ fn combinations(items: &[Value], k: usize) -> Vec<Vec<Value>> {
         }
     }
 }
-
-/// Most items `permutations` takes (8! = 40,320 orders).
-pub(super) const MAX_PERMUTED: usize = 8;
 
 /// Every order of the items (items at different places counted apart, as the rules list
 /// them): index orders in lexicographic order, each built once.

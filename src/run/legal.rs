@@ -237,7 +237,7 @@ impl<'p> Machine<'p> {
         let items = self.list(items, frame);
         self.nesting -= 1;
         let items = items?;
-        Ok((items.len() <= super::eval::MAX_PERMUTED).then_some(items))
+        Ok((items.len() <= crate::program::builtins::MAX_PERMUTED).then_some(items))
     }
 
     /// Whether a value is of a shape (kind only; bounds are left to the checks).
