@@ -401,7 +401,7 @@ impl Report {
     }
 
     /// Each event judged and the state after it (`shinpan replay`), when the report was made
-    /// by `Checking::replay`; else none.
+    /// by `Checking::replay`; else only the broken event, with the state before it.
     pub fn replay_steps(&self) -> Vec<crate::report::render::ReplayStep<'_>> {
         crate::report::render::replay(self)
     }

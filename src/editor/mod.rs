@@ -59,7 +59,7 @@ pub fn builtin_rules(name: &str) -> Option<&'static str> {
     crate::lang::specs::builtin(name)
 }
 
-/// The names of the built-in games, sorted.
+/// The names of the built-in games, in the order of their files in `specs/`.
 pub fn builtin_games() -> impl Iterator<Item = &'static str> {
     crate::lang::specs::BUILTIN.iter().map(|(name, _)| *name)
 }
