@@ -37,23 +37,66 @@
 #![warn(missing_docs)]
 #![allow(clippy::result_large_err, reason = "diagnostics are built once, on the error path")]
 
-/// A stage of the pipeline: private, or public and hidden from the documentation under the
-/// feature `internals`.
-macro_rules! stage {
-    ($($name:ident),* $(,)?) => {
-        $(
-            #[cfg(feature = "internals")]
-            #[doc(hidden)]
-            #[allow(missing_docs, reason = "internal: documented where it is used")]
-            pub mod $name;
-            #[cfg(not(feature = "internals"))]
-            #[allow(dead_code, unused_imports, reason = "what only the tests and fuzz targets use, under `internals`")]
-            mod $name;
-        )*
-    };
-}
-
-stage!(lang, program, run, resolve, transcript, import, report, play);
+// The stages of the pipeline: private, or public (and hidden from the documentation) under the
+// feature `internals`, for the tests, benchmarks and fuzz targets (what only they use is dead
+// code without it). Written out rather than made by a macro, so that tools that follow `mod`
+// declarations (cargo-mutants) find every stage's files.
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+#[allow(missing_docs, reason = "internal")]
+pub mod lang;
+#[cfg(not(feature = "internals"))]
+#[allow(dead_code, unused_imports, reason = "what only tests use")]
+mod lang;
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+#[allow(missing_docs, reason = "internal")]
+pub mod program;
+#[cfg(not(feature = "internals"))]
+#[allow(dead_code, unused_imports, reason = "what only tests use")]
+mod program;
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+#[allow(missing_docs, reason = "internal")]
+pub mod run;
+#[cfg(not(feature = "internals"))]
+#[allow(dead_code, unused_imports, reason = "what only tests use")]
+mod run;
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+#[allow(missing_docs, reason = "internal")]
+pub mod resolve;
+#[cfg(not(feature = "internals"))]
+#[allow(dead_code, unused_imports, reason = "what only tests use")]
+mod resolve;
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+#[allow(missing_docs, reason = "internal")]
+pub mod transcript;
+#[cfg(not(feature = "internals"))]
+#[allow(dead_code, unused_imports, reason = "what only tests use")]
+mod transcript;
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+#[allow(missing_docs, reason = "internal")]
+pub mod import;
+#[cfg(not(feature = "internals"))]
+#[allow(dead_code, unused_imports, reason = "what only tests use")]
+mod import;
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+#[allow(missing_docs, reason = "internal")]
+pub mod report;
+#[cfg(not(feature = "internals"))]
+#[allow(dead_code, unused_imports, reason = "what only tests use")]
+mod report;
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+#[allow(missing_docs, reason = "internal")]
+pub mod play;
+#[cfg(not(feature = "internals"))]
+#[allow(dead_code, unused_imports, reason = "what only tests use")]
+mod play;
 
 mod checking;
 pub mod codes;
