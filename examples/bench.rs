@@ -1,4 +1,4 @@
-//! Measures the three performance targets of the README:
+//! Measures the three performance targets of docs/performance.md:
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "tests and benchmarks fail loudly")]
 //! checking a corpus against parsing it alone (YAML and JSON), random playout speed,
 //! and peak memory as the corpus grows (run under `/usr/bin/time -v`).
@@ -98,7 +98,7 @@ fn main() {
         assert_eq!(check.1, files.len(), "every playout checks legal");
         ratios.push(check.0 / peer.0);
     }
-    // One row of the README's table (scripts/bench.sh gathers them).
+    // One row of the table in docs/performance.md (scripts/bench.sh gathers them).
     println!(
         "row: | {rules} ({players} players) | {playout_rate:.0} | {ms_a_game:.3} ms | {:.2}x | {:.2}x | {:.0}x |",
         ratios[0], ratios[1], ratios[2]

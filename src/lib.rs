@@ -44,10 +44,24 @@
 #[cfg(feature = "internals")]
 #[doc(hidden)]
 #[allow(missing_docs, reason = "internal")]
+pub mod import;
+#[cfg(not(feature = "internals"))]
+#[allow(dead_code, unused_imports, reason = "what only tests use")]
+mod import;
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+#[allow(missing_docs, reason = "internal")]
 pub mod lang;
 #[cfg(not(feature = "internals"))]
 #[allow(dead_code, unused_imports, reason = "what only tests use")]
 mod lang;
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+#[allow(missing_docs, reason = "internal")]
+pub mod play;
+#[cfg(not(feature = "internals"))]
+#[allow(dead_code, unused_imports, reason = "what only tests use")]
+mod play;
 #[cfg(feature = "internals")]
 #[doc(hidden)]
 #[allow(missing_docs, reason = "internal")]
@@ -58,10 +72,10 @@ mod program;
 #[cfg(feature = "internals")]
 #[doc(hidden)]
 #[allow(missing_docs, reason = "internal")]
-pub mod run;
+pub mod report;
 #[cfg(not(feature = "internals"))]
 #[allow(dead_code, unused_imports, reason = "what only tests use")]
-mod run;
+mod report;
 #[cfg(feature = "internals")]
 #[doc(hidden)]
 #[allow(missing_docs, reason = "internal")]
@@ -72,31 +86,17 @@ mod resolve;
 #[cfg(feature = "internals")]
 #[doc(hidden)]
 #[allow(missing_docs, reason = "internal")]
+pub mod run;
+#[cfg(not(feature = "internals"))]
+#[allow(dead_code, unused_imports, reason = "what only tests use")]
+mod run;
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+#[allow(missing_docs, reason = "internal")]
 pub mod transcript;
 #[cfg(not(feature = "internals"))]
 #[allow(dead_code, unused_imports, reason = "what only tests use")]
 mod transcript;
-#[cfg(feature = "internals")]
-#[doc(hidden)]
-#[allow(missing_docs, reason = "internal")]
-pub mod import;
-#[cfg(not(feature = "internals"))]
-#[allow(dead_code, unused_imports, reason = "what only tests use")]
-mod import;
-#[cfg(feature = "internals")]
-#[doc(hidden)]
-#[allow(missing_docs, reason = "internal")]
-pub mod report;
-#[cfg(not(feature = "internals"))]
-#[allow(dead_code, unused_imports, reason = "what only tests use")]
-mod report;
-#[cfg(feature = "internals")]
-#[doc(hidden)]
-#[allow(missing_docs, reason = "internal")]
-pub mod play;
-#[cfg(not(feature = "internals"))]
-#[allow(dead_code, unused_imports, reason = "what only tests use")]
-mod play;
 
 mod checking;
 pub mod codes;

@@ -13,20 +13,10 @@
 
 use std::path::Path;
 
-/// One deal of a record file: a transcript, or the reason it cannot be one.
-#[derive(Debug)]
-pub struct Deal {
-    /// The deal's position in its file, counting from 1.
-    pub number: usize,
-    /// The line of the file where the deal starts.
-    pub line: usize,
-    /// The deal's board, as the record names it (cut at 200 characters).
-    pub board: Option<String>,
-    /// The room of a team match, as the record names it (cut at 200 characters).
-    pub room: Option<String>,
-    /// The deal as a transcript's text (YAML, one event a line), or why it cannot be one.
-    pub transcript: Result<String, String>,
-}
+/// One deal of a record file: its number (from 1), the line where it starts, its board and
+/// room as the record names them (cut at 200 characters), and the deal as a transcript's text
+/// (YAML, one event a line) or why it cannot be one.
+pub type Deal = crate::import::Deal<String>;
 
 /// Whether a path is a record file these readers know, by its extension (`.pbn`, `.lin`, in
 /// any case).
@@ -36,14 +26,5 @@ pub fn is_record(path: &Path) -> bool {
 
 /// The deals of a record file's text; `path` says which format by its extension.
 pub fn read_deals(path: &Path, text: &str) -> Vec<Deal> {
-    crate::import::read_deals(path, text)
-        .into_iter()
-        .map(|d| Deal {
-            number: d.number,
-            line: d.line,
-            board: d.board,
-            room: d.room,
-            transcript: d.transcript.map(|t| crate::import::transcript_text(&t)),
-        })
-        .collect()
+    crate::import::read_deals(path, text).into_iter().map(|d| d.map(|t| crate::import::transcript_text(&t))).collect()
 }

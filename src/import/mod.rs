@@ -29,9 +29,10 @@ pub fn capped(text: &str, chars: usize) -> String {
     }
 }
 
-/// One deal of a record file, as a transcript or as the reason it cannot be one.
+/// One deal of a record file, as a transcript (JSON here; text where the library hands it
+/// out) or as the reason it cannot be one.
 #[derive(Debug)]
-pub struct Deal {
+pub struct Deal<T = Json> {
     /// The deal's position in its file, counting from 1.
     pub number: usize,
     /// The line of the file where the deal starts.
@@ -40,7 +41,21 @@ pub struct Deal {
     pub board: Option<String>,
     /// The room of a team match (at most `MAX_ECHOED_TAG` characters).
     pub room: Option<String>,
-    pub transcript: Result<Json, String>,
+    /// The deal as a transcript, or why it cannot be one.
+    pub transcript: Result<T, String>,
+}
+
+impl<T> Deal<T> {
+    /// The same deal with its transcript made into another form.
+    pub fn map<U>(self, f: impl FnOnce(T) -> U) -> Deal<U> {
+        Deal {
+            number: self.number,
+            line: self.line,
+            board: self.board,
+            room: self.room,
+            transcript: self.transcript.map(f),
+        }
+    }
 }
 
 /// Whether a path is a record file these readers know, by its extension.
