@@ -70,7 +70,13 @@ fn a_smaller_file_limit_makes_a_transcript_too_large() {
     // A stream's line of 17 bytes is read; one of 38 is not.
     let mut lines = vec![];
     let stream = "{rules: hangover}\n{rules: hangover, players: [a, b, c]}\n";
-    Checking::new().limits(small).check_lines("s", stream.as_bytes(), |r| Ok(lines.push(r))).unwrap();
+    Checking::new()
+        .limits(small)
+        .check_lines("s", stream.as_bytes(), |r| {
+            lines.push(r);
+            Ok(())
+        })
+        .unwrap();
     let too_large: Vec<bool> = lines.iter().map(|r| r.errors[0].problem == Problem::TooLarge).collect();
     assert_eq!(too_large, [false, true]);
 }
