@@ -20,8 +20,9 @@ use std::io::BufRead;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use crate::report::check::{Checker, MAX_FILE_BYTES, Report, with_checker};
-use crate::rules::{Parameter, Rules};
+use crate::limits::Limits;
+use crate::report::check::{Checker, Report, with_checker};
+use crate::rules::{Parameter, Rules, limits_key};
 use crate::transcript::{Problem, Yaml};
 
 /// The stack of every thread that checks, compiles or plays: the engine's limits keep its
@@ -93,6 +94,7 @@ pub struct Checking {
     variant: Vec<(String, Yaml)>,
     all: bool,
     states: bool,
+    limits: Limits,
 }
 
 impl Default for Checking {
@@ -105,7 +107,15 @@ impl Checking {
     /// Each transcript against the rules it names (a built-in game, or a rules file relative
     /// to the transcript).
     pub fn new() -> Checking {
-        Checking { against: Against::Named(None), builtin_only: false, variant: vec![], all: false, states: false }
+        let limits = Limits::DEFAULT;
+        Checking {
+            against: Against::Named(None),
+            builtin_only: false,
+            variant: vec![],
+            all: false,
+            states: false,
+            limits,
+        }
     }
 
     /// Every transcript against these rules: a built-in name or a rules file's path (relative
@@ -115,9 +125,17 @@ impl Checking {
         Checking { against: Against::Named(Some(name_or_path.to_string())), ..Checking::new() }
     }
 
-    /// Every transcript against rules already made (and their parameters).
+    /// Every transcript against rules already made (and their parameters and limits).
     pub fn with_rules(rules: &Rules) -> Checking {
-        Checking { against: Against::Given(rules.clone()), ..Checking::new() }
+        Checking { against: Against::Given(rules.clone()), limits: rules.limits(), ..Checking::new() }
+    }
+
+    /// Checks within these limits (`Limits::default()` unless set; with `with_rules`, the
+    /// rules' own until set here): reading, running and writing each verdict, and the longest
+    /// line `check_lines` takes.
+    pub fn limits(mut self, limits: Limits) -> Checking {
+        self.limits = limits;
+        self
     }
 
     /// Transcripts may name only built-in rules, never a file (for a server that checks what
@@ -147,7 +165,8 @@ impl Checking {
             Against::Given(rules) => format!("given\u{0}{}", rules.key()),
         };
         let given: Vec<String> = self.variant.iter().map(|(k, v)| format!("\u{0}{k}={}", v.to_json())).collect();
-        format!("{rules}{}\u{0}{}{}{}", given.concat(), self.builtin_only, self.all, self.states)
+        let limits = limits_key(&self.limits);
+        format!("{rules}{}\u{0}{}{}{}{limits}", given.concat(), self.builtin_only, self.all, self.states)
     }
 
     fn checker(&self) -> Checker {
@@ -160,6 +179,7 @@ impl Checking {
         checker.variant.extend(self.variant.iter().cloned());
         checker.all = self.all;
         checker.record_states = self.states;
+        checker.limits = self.limits;
         checker
     }
 
@@ -259,7 +279,7 @@ impl Checking {
         mut reader: impl BufRead,
         mut each: impl FnMut(Report) -> std::io::Result<()>,
     ) -> std::io::Result<()> {
-        let limit = usize::try_from(MAX_FILE_BYTES).unwrap_or(usize::MAX);
+        let limit = usize::try_from(self.limits.transcript_bytes).unwrap_or(usize::MAX);
         let mut buf = vec![];
         let mut number = 0;
         while let Some(too_long) = read_line_bounded(&mut reader, &mut buf, limit)? {

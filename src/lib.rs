@@ -8,6 +8,7 @@
 //!   threads and handed back in their order, each against the rules it names or against
 //!   given ones; one file's failure costs that file's verdict only;
 //! - [`Report`]: the verdict on one transcript (`json_line`, `human`, `replay_steps`, `page`);
+//! - [`Limits`]: what one transcript and one game may cost, settable on `Rules` and `Checking`;
 //! - [`editor`]: what the tools of a rules file's author need (lint, format, names);
 //! - [`records`]: a game's own record formats (bridge's PBN and LIN) as transcripts;
 //! - [`diag`], [`codes`], [`files`], [`span`]: diagnostics and their stable codes, reading
@@ -103,15 +104,16 @@ pub mod codes;
 pub mod diag;
 pub mod editor;
 pub mod files;
+mod limits;
 pub mod records;
 mod rules;
 pub mod span;
 
 pub use checking::{Checking, Input, STACK_BYTES};
-pub use report::check::MAX_FILE_BYTES;
+pub use limits::Limits;
 pub use report::check::{Broken, Noted, Report, Step, Verdict};
 pub use report::render::ReplayStep;
-pub use rules::{MAX_PLAYOUT_EVENTS, Parameter, Rules, RulesError, Stats};
+pub use rules::{Parameter, Rules, RulesError, Stats};
 pub use transcript::Problem;
 pub use transcript::decode::Malformed;
 

@@ -6,16 +6,13 @@ use std::rc::Rc;
 use serde_json::{Value as Json, json};
 
 use crate::diag::Diag;
+use crate::limits::Limits;
 use crate::program::Program;
 use crate::program::value::Value;
 use crate::run::rng::Rng;
 use crate::run::{Event, Machine, Outcome, Source};
 use crate::transcript::Yaml;
 use crate::transcript::decode;
-
-/// Events a playout makes at most, unless told otherwise: a game that has not ended by then
-/// is cut there (a rules file whose game never ends).
-pub const MAX_PLAYOUT_EVENTS: usize = 100_000;
 
 const NAMES: &[&str] = &["aki", "ben", "chie", "dai", "emi", "fumi", "gen", "hana"];
 
@@ -27,23 +24,25 @@ pub struct Playout {
     pub state: Vec<Value>,
 }
 
-/// Plays one random game with default parameters.
+/// Plays one random game with default parameters and limits, cut short after `max_events`.
 pub fn playout(prog: &Program, players: usize, seed: u64, max_events: usize) -> Result<Playout, Diag> {
-    playout_with(prog, players, &[], seed, max_events)
+    playout_with(prog, players, &[], seed, &Limits { playout_events: max_events, ..Limits::DEFAULT })
 }
 
 /// Plays one random game with these parameters over the defaults (as a transcript's
-/// `variant` gives them).
+/// `variant` gives them), within `limits` (a game that has not ended after
+/// `limits.playout_events` events is cut there: a rules file whose game never ends).
 pub fn playout_with(
     prog: &Program,
     players: usize,
     variant: &[(String, Yaml)],
     seed: u64,
-    max_events: usize,
+    limits: &Limits,
 ) -> Result<Playout, Diag> {
     let game = game_with(prog, players, variant)?;
-    let source = Source::Random { rng: Rng::new(seed), limit: max_events, made: vec![] };
+    let source = Source::Random { rng: Rng::new(seed), limit: limits.playout_events, made: vec![] };
     let mut machine = Machine::new(prog, game.players.clone(), game.params, source);
+    machine.set_limits(limits);
     let outcome = machine.run()?;
     let events = match std::mem::replace(&mut machine.source, Source::Transcript { events: vec![], pos: 0 }) {
         Source::Random { made, .. } => made,
@@ -219,7 +218,8 @@ impl Stats {
 }
 
 pub fn event_json(prog: &Program, players: &[String], e: &Event) -> Json {
-    crate::report::values::action_json(prog, players, &e.actor, e.action, &e.arg)
+    let values = Limits::DEFAULT.verdict_json_values;
+    crate::report::values::action_json(prog, players, &e.actor, e.action, &e.arg, values)
 }
 
 /// What is legal where event `prefix.len()` would be judged, after running `prefix`;

@@ -21,14 +21,12 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use crate::diag::Diag;
+use crate::limits::Limits;
 use crate::program::Program;
 use crate::report::check::{Checker, Lookup, Report};
 use crate::transcript::Yaml;
 
 pub use crate::play::Stats;
-
-/// Most events a random game plays before it is cut short (`Rules::play`).
-pub const MAX_PLAYOUT_EVENTS: usize = crate::play::MAX_PLAYOUT_EVENTS;
 
 /// A game's rules: a built-in game or a rules file, with parameters over its defaults.
 #[derive(Clone, Debug)]
@@ -43,6 +41,8 @@ pub struct Rules {
     origin: String,
     /// The name or path as the caller gave it (what `describe` shows).
     given: String,
+    /// What one transcript and one game may cost.
+    limits: Limits,
 }
 
 /// Why rules could not be used: they are unknown, do not compile, or a parameter or a player
@@ -89,7 +89,7 @@ impl Rules {
     pub fn new(name_or_path: &str) -> Result<Rules, RulesError> {
         let name = Checker::new(Some(name_or_path.to_string())).rules_override.unwrap_or_default();
         let given = name_or_path.to_string();
-        let rules = Rules { origin: name.clone(), name, text: None, variant: vec![], given };
+        let rules = Rules { origin: name.clone(), name, text: None, variant: vec![], given, limits: Limits::DEFAULT };
         rules.with_program(|_| ())?;
         Ok(rules)
     }
@@ -114,7 +114,8 @@ impl Rules {
         base.hash(&mut hasher);
         let origin = format!("{label}\u{0}text {:x}", hasher.finish());
         let text = Some(Arc::new((text.to_string(), base.to_path_buf())));
-        let rules = Rules { origin, name: label.to_string(), text, variant: vec![], given: label.to_string() };
+        let given = label.to_string();
+        let rules = Rules { origin, name: label.to_string(), text, variant: vec![], given, limits: Limits::DEFAULT };
         rules.with_program(|_| ())?;
         Ok(rules)
     }
@@ -143,6 +144,27 @@ impl Rules {
         self.with_program(|p| crate::play::game_with(p, p.players.0 as usize, &self.variant).map(|_| ()))?
             .map_err(|d| RulesError::usage(d.message))?;
         Ok(self)
+    }
+
+    /// The same rules checking and playing within other limits (`Limits::default()` unless
+    /// set): a transcript past them is malformed or cut as each limit says.
+    ///
+    /// ```
+    /// let mut limits = shinpan::Limits::default();
+    /// limits.transcript_bytes = 100;
+    /// let rules = shinpan::Rules::new("hangover")?.with_limits(limits);
+    /// let report = rules.check_path(std::path::Path::new("fixtures/hangover/must-follow.yaml"));
+    /// assert_eq!(report.errors[0].problem, shinpan::Problem::TooLarge);
+    /// # Ok::<(), shinpan::RulesError>(())
+    /// ```
+    pub fn with_limits(mut self, limits: Limits) -> Rules {
+        self.limits = limits;
+        self
+    }
+
+    /// The limits these rules check and play within.
+    pub fn limits(&self) -> Limits {
+        self.limits
     }
 
     /// The game's name, as its rules file declares it.
@@ -186,13 +208,13 @@ impl Rules {
     /// # Ok::<(), shinpan::RulesError>(())
     /// ```
     pub fn play(&self, players: usize, seed: u64) -> Result<String, RulesError> {
-        self.play_one(players, seed, MAX_PLAYOUT_EVENTS)
+        self.play_one(players, seed, self.limits.playout_events)
     }
 
     /// Plays one random game as `play` does, cut short after `max_events` events.
     pub fn play_one(&self, players: usize, seed: u64, max_events: usize) -> Result<String, RulesError> {
         self.with_players(players, |p| {
-            let played = playout(p, players, &self.variant, seed, max_events)?;
+            let played = playout(p, players, &self.variant, seed, &self.cut_after(max_events))?;
             Ok(crate::play::transcript_text_for(&self.name, &self.variant, p, &played))
         })
     }
@@ -218,7 +240,7 @@ impl Rules {
     ) -> Result<(), RulesError> {
         self.with_players(players, |p| {
             for k in 0..games as u64 {
-                let played = playout(p, players, &self.variant, seed.wrapping_add(k), max_events)?;
+                let played = playout(p, players, &self.variant, seed.wrapping_add(k), &self.cut_after(max_events))?;
                 if !each(&crate::play::transcript_json_for(&self.name, &self.variant, p, &played).to_string()) {
                     break;
                 }
@@ -233,10 +255,15 @@ impl Rules {
         self.with_players(players, |p| {
             let mut stats = Stats::default();
             for k in 0..games as u64 {
-                stats.add(p, &playout(p, players, &self.variant, seed.wrapping_add(k), max_events)?);
+                stats.add(p, &playout(p, players, &self.variant, seed.wrapping_add(k), &self.cut_after(max_events))?);
             }
             Ok(stats)
         })
+    }
+
+    /// These rules' limits, a random game cut short after `max_events` events.
+    fn cut_after(&self, max_events: usize) -> Limits {
+        Limits { playout_events: max_events, ..self.limits }
     }
 
     /// Runs `f` with the compiled rules once `players` is known to fit them.
@@ -288,10 +315,10 @@ impl Rules {
         self.with_program(|p| crate::diag::printable(&crate::report::render::described(&self.given, p)).into_owned())
     }
 
-    /// What this thread's checker for these rules and parameters is kept under.
+    /// What this thread's checker for these rules, parameters and limits is kept under.
     pub(crate) fn key(&self) -> String {
         let given: Vec<String> = self.variant.iter().map(|(k, v)| format!("\u{0}{k}={}", v.to_json())).collect();
-        format!("{}{}", self.origin, given.concat())
+        format!("{}{}{}", self.origin, given.concat(), limits_key(&self.limits))
     }
 
     /// A new checker of every transcript against these rules and parameters.
@@ -301,6 +328,7 @@ impl Rules {
             None => Checker::new(Some(self.name.clone())),
         };
         c.variant = self.variant.clone();
+        c.limits = self.limits;
         c
     }
 
@@ -365,15 +393,21 @@ impl Parameter {
     }
 }
 
+/// What a checker's key says of its limits: nothing for the defaults (so the common key is
+/// made without formatting them), else every figure.
+pub(crate) fn limits_key(limits: &Limits) -> String {
+    if *limits == Limits::DEFAULT { String::new() } else { format!("\u{0}{limits:?}") }
+}
+
 /// One random game, its failure as a `RulesError` with the rules' diagnostic.
 fn playout(
     p: &Program,
     players: usize,
     variant: &[(String, Yaml)],
     seed: u64,
-    max_events: usize,
+    limits: &Limits,
 ) -> Result<crate::play::Playout, RulesError> {
-    crate::play::playout_with(p, players, variant, seed, max_events).map_err(|d| RulesError {
+    crate::play::playout_with(p, players, variant, seed, limits).map_err(|d| RulesError {
         code: d.code,
         message: d.message.clone(),
         diagnostics: vec![d],

@@ -215,8 +215,8 @@ fn limits_on_size_and_nesting_are_errors() {
     assert!(e.contains("more than 2000000 values"), "{e}");
     // Aliases are counted one by one: the limit itself is fine, one more is not.
     let aliases = |n: usize| format!("a: &a 1\nb: [{}]\n", vec!["*a"; n].join(", "));
-    assert!(parse_value(&aliases(shinpan::transcript::MAX_ALIASES)).is_ok());
-    let e = parse_value(&aliases(shinpan::transcript::MAX_ALIASES + 1)).unwrap_err().message;
+    assert!(parse_value(&aliases(shinpan::Limits::DEFAULT.transcript_aliases)).is_ok());
+    let e = parse_value(&aliases(shinpan::Limits::DEFAULT.transcript_aliases + 1)).unwrap_err().message;
     assert!(e.contains("more than 10000 aliases"), "{e}");
 }
 
@@ -238,7 +238,7 @@ fn json_transcripts_have_the_same_limit_on_values() {
         )
     };
     assert!(shinpan::transcript::read(&with_zeros(1_999_000)).is_ok());
-    let limit = shinpan::transcript::MAX_NODES;
+    let limit = shinpan::Limits::DEFAULT.transcript_values;
     let Err(e) = shinpan::transcript::read(&with_zeros(limit + 1)) else { panic!("read past the limit") };
     assert!(e.message.contains("more than 2000000 values"), "{}", e.message);
 }

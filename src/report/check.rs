@@ -6,15 +6,14 @@ use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 use crate::diag::Diag;
+use crate::limits::Limits;
 use crate::program::Program;
 use crate::program::value::Value;
 use crate::report::values::JsonBudget;
 use crate::run::{Machine, Outcome, Source};
 use crate::transcript::decode::{Envelope, Malformed, envelope, events};
-use crate::transcript::{Problem, RawTranscript, Yaml, read};
+use crate::transcript::{Problem, RawTranscript, Yaml, read_within};
 
-/// Largest transcript file read; larger ones are malformed rather than a memory hazard.
-pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
 /// Most winners a verdict names (a game has at most 255 players; a rules file that says
 /// otherwise is cut short here).
 const MAX_WINNERS: usize = 1_000;
@@ -61,7 +60,7 @@ pub struct Broken {
     /// What was legal at that point instead, for a person (`aki play R5`).
     pub legal: Vec<String>,
     /// The legal actions as transcript events (`{"by": ..., ACTION: ARG}`), up to
-    /// `MAX_LEGAL_KEPT`, and how many there were.
+    /// `Limits::legal_events`, and how many there were.
     pub legal_events: Vec<serde_json::Value>,
     /// How many legal actions there were, listed or not.
     pub legal_count: usize,
@@ -146,7 +145,7 @@ pub struct Report {
     pub board: Option<String>,
     /// The room of a team match (`open`, `closed`), where the record gives it.
     pub room: Option<String>,
-    /// Whether the verdict line left values out for want of budget (`MAX_JSON_VALUES` in all):
+    /// Whether the verdict line left values out for want of budget (`Limits::verdict_json_values`):
     /// the line then says `"truncated": true`, and `…` stands where values were left out.
     pub truncated: bool,
     /// The fuel the rules burnt judging it (0 when it was not run): the work the fuel limit
@@ -230,13 +229,6 @@ impl Report {
 /// ever new rules files cannot grow memory without end.
 const MAX_CACHED_PROGRAMS: usize = 64;
 
-/// Most values a whole replay writes of the states after its events (`replay --format json`
-/// and the judge's page): each step gets an even share of what the steps before it left, so a
-/// long game of large states is cut (`…`, and `"truncated": true` on the step) rather than
-/// written as gigabytes. A game of 500 events with a state of 1,000 values each fits whole; at
-/// the limit the page is a few megabytes and the run's memory a few hundred.
-pub const MAX_REPLAY_JSON_VALUES: usize = 500_000;
-
 /// Envelopes kept at once (`Checker::envelope_of`); past this that cache starts again.
 const MAX_CACHED_ENVELOPES: usize = 256;
 
@@ -292,6 +284,8 @@ pub struct Checker {
     /// The players and parameters of transcripts that give no variant, by program (which
     /// the entry keeps alive, so its address is not reused) and player names.
     envelopes: HashMap<(usize, Vec<String>), (Rc<Program>, Envelope)>,
+    /// What one transcript and one game may cost.
+    pub limits: Limits,
 }
 
 impl Checker {
@@ -315,6 +309,7 @@ impl Checker {
             record_states: false,
             inline: None,
             envelopes: HashMap::new(),
+            limits: Limits::DEFAULT,
         }
     }
 
@@ -329,7 +324,7 @@ impl Checker {
 
     pub fn check_path(&mut self, path: &Path) -> Report {
         let file = path.display().to_string();
-        let text = match crate::files::read_text(path, MAX_FILE_BYTES) {
+        let text = match crate::files::read_text(path, self.limits.transcript_bytes) {
             Ok(t) => t,
             Err(why) => return Report::unread(&file, why),
         };
@@ -344,7 +339,7 @@ impl Checker {
         let file = path.display().to_string();
         // Records are often Latin-1 or carry stray bytes: read leniently, through the same
         // checks as a transcript (a regular file, at most as large as a transcript may be).
-        let text = match crate::files::read_lossy(path, MAX_FILE_BYTES) {
+        let text = match crate::files::read_lossy(path, self.limits.transcript_bytes) {
             Ok(t) => t,
             Err(why) => return vec![Report::unread(&file, why)],
         };
@@ -372,7 +367,7 @@ impl Checker {
 
     pub fn check_text(&mut self, file: &str, text: String, base: &Path) -> Report {
         let text = Rc::new(text);
-        let raw = match read(&text) {
+        let raw = match read_within(&text, &self.limits) {
             Ok(raw) => with_variant(raw, &self.variant),
             Err(e) => {
                 let m = Malformed { problem: e.problem, message: e.message, line: e.line, event: None, span: e.span };
@@ -455,10 +450,12 @@ impl Checker {
         if self.record_states {
             machine.record_states();
         }
+        machine.set_limits(&self.limits);
         match machine.run() {
             Ok(outcome) => {
                 let stopped = outcome.violation.is_some();
-                let mut r = report(file, text, rules, &program, &game.players, &events, outcome);
+                let judged = Judged { program: &program, players: &game.players, events: &events, limits: &self.limits };
+                let mut r = report(file, text, rules, judged, outcome);
                 if self.all {
                     // Which violations the game went past, and those of the event it could not.
                     let stopped_at = r.violations.last().filter(|_| stopped).map(|v| v.event);
@@ -612,19 +609,20 @@ pub enum Lookup {
     Broken(Vec<Diag>),
 }
 
-fn report(
-    file: &str,
-    text: Rc<String>,
-    rules: Option<String>,
-    program: &Rc<Program>,
-    players: &[String],
-    events: &[crate::run::Event],
-    outcome: Outcome,
-) -> Report {
+/// A game judged: its rules, players and events, and the limits its verdict is written within.
+struct Judged<'a> {
+    program: &'a Rc<Program>,
+    players: &'a [String],
+    events: &'a [crate::run::Event],
+    limits: &'a Limits,
+}
+
+fn report(file: &str, text: Rc<String>, rules: Option<String>, judged: Judged<'_>, outcome: Outcome) -> Report {
+    let Judged { program, players, events, limits } = judged;
     // One budget for everything the verdict line writes of the game's values: the scores
     // first (each may share the same huge value), then each violation's state, history and
     // legal events.
-    let mut budget = JsonBudget::new(crate::report::values::MAX_JSON_VALUES);
+    let mut budget = JsonBudget::new(limits.verdict_json_values);
     let scores = match crate::report::values::value_json_within(program, players, &outcome.scores, &mut budget) {
         serde_json::Value::Object(m) => m.into_iter().collect(),
         _ => vec![],
@@ -702,9 +700,11 @@ fn report(
             }
         })
         .collect();
-    // The replay as a whole has one budget: each step in turn gets an even share of what is
-    // left, and what a step leaves unspent goes on to the next.
-    let mut replay_budget = JsonBudget::new(MAX_REPLAY_JSON_VALUES);
+    // The replay as a whole has one budget, so that a long game of large states is cut (`…`,
+    // and `"truncated": true` on the step) rather than written as gigabytes: each step in turn
+    // gets an even share of what is left, and what a step leaves unspent goes on to the next.
+    // At the default a game of 500 events with a state of 1,000 values each fits whole.
+    let mut replay_budget = JsonBudget::new(limits.replay_json_values);
     let kept = outcome.states.len();
     let steps = outcome
         .states
@@ -720,7 +720,10 @@ fn report(
                 event: *i,
                 line: e.line,
                 span: e.span.clone(),
-                action: crate::report::values::action_json(program, players, &e.actor, e.action, &e.arg),
+                action: {
+                    let values = limits.verdict_json_values;
+                    crate::report::values::action_json(program, players, &e.actor, e.action, &e.arg, values)
+                },
                 state: state_json,
                 state_lines: crate::report::values::state_lines(program, players, state),
                 cut,

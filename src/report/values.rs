@@ -14,10 +14,10 @@ pub fn candidate_json(prog: &Program, players: &[String], k: &crate::run::Candid
 }
 
 /// An action as a transcript event: `{"by": ACTOR, ACTION: ARG}`, its argument with a budget
-/// of its own (an event of a transcript, or of a game played, is as large as what was read or
-/// made).
-pub fn action_json(prog: &Program, players: &[String], actor: &Value, action: u16, arg: &Value) -> Json {
-    action_within(prog, players, actor, action, arg, &mut JsonBudget::new(MAX_JSON_VALUES))
+/// of `values` of its own (an event of a transcript, or of a game played, is as large as what
+/// was read or made).
+pub fn action_json(prog: &Program, players: &[String], actor: &Value, action: u16, arg: &Value, values: usize) -> Json {
+    action_within(prog, players, actor, action, arg, &mut JsonBudget::new(values))
 }
 
 fn action_within(
@@ -35,10 +35,10 @@ fn action_within(
     Json::Object(m)
 }
 
-/// A value in transcript words: players by name, cards by code, maps as objects; at most
-/// `MAX_JSON_VALUES` values of it are written.
+/// A value in transcript words: players by name, cards by code, maps as objects; at most the
+/// default `Limits::verdict_json_values` values of it are written.
 pub fn value_json(prog: &Program, players: &[String], v: &Value) -> Json {
-    json_within(prog, players, v, &mut JsonBudget::new(MAX_JSON_VALUES))
+    json_within(prog, players, v, &mut JsonBudget::new(crate::limits::Limits::DEFAULT.verdict_json_values))
 }
 
 /// A value in transcript words, written within `budget` (shared with whatever else the same
@@ -47,13 +47,6 @@ pub fn value_json_within(prog: &Program, players: &[String], v: &Value, budget: 
     json_within(prog, players, v, budget)
 }
 
-/// Most values one verdict line writes: its scores, and each violation's state, history and
-/// legal events, all together (`JsonBudget`); past it, the rest is `"…"` and the line says
-/// `"truncated": true`. A list shared a million times inside another is small in memory but
-/// not in JSON, and a thousand legal events may each hold the whole state: a budget per value
-/// would let one line grow to gigabytes. A standalone value (`value_json`) has one of its own.
-pub const MAX_JSON_VALUES: usize = 100_000;
-
 /// Bytes of text that count as one value against a `JsonBudget` (the measure `Value::weight`
 /// uses too): a text shared a thousand times is charged for its length each time it is
 /// written, so a budget of values bounds the bytes written as well.
@@ -61,7 +54,12 @@ pub const TEXT_BYTES_PER_VALUE: usize = 16;
 
 /// What one output may still write, in values: each value written costs one, a text (a
 /// string, a name, a map's key) one more for each `TEXT_BYTES_PER_VALUE` bytes. Every value is
-/// charged each time it is written, however often it is shared in memory.
+/// charged each time it is written, however often it is shared in memory: a list shared a
+/// million times inside another is small in memory but not in JSON, and a thousand legal
+/// events may each hold the whole state, so a budget per value would let one verdict line grow
+/// to gigabytes. One verdict line has one budget (`Limits::verdict_json_values`) for its
+/// scores and each violation's state, history and legal events; past it the rest is `"…"` and
+/// the line says `"truncated": true`.
 #[derive(Debug, Clone)]
 pub struct JsonBudget {
     left: usize,

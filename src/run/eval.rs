@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use super::{MAX_CALL_DEPTH, MAX_ITEMS, MAX_NESTING, Machine, Run, Stop};
+use super::{MAX_NESTING, Machine, Run, Stop};
 use crate::lang::ast::BinOp;
 use crate::program::builtins::{Builtin, Cost, MAX_COMBINED, MAX_COUNT, MAX_PERMUTED, MAX_RANGE, MAX_SUBSET_ITEMS};
 use crate::program::value::Value;
@@ -412,12 +412,12 @@ impl Machine<'_> {
         self.burn_n(work.saturating_mul(times), &x.span)
     }
 
-    /// Refuses to build a list or text larger than `MAX_ITEMS`.
+    /// Refuses to build a list or text larger than `Limits::list_items`: far above any card
+    /// game, and a stop for a rules file that doubles a list in a loop before its fuel runs out.
     fn size_ok(&self, size: usize, x: &X) -> Run<()> {
-        if size > MAX_ITEMS {
-            return Err(
-                self.spec_error(&x.span, format!("the rules build a list or text of more than {MAX_ITEMS} items"))
-            );
+        let most = self.limits.list_items;
+        if size > most {
+            return Err(self.spec_error(&x.span, format!("the rules build a list or text of more than {most} items")));
         }
         Ok(())
     }
@@ -515,8 +515,9 @@ impl Machine<'_> {
         if args.len() != func.arity {
             return Err(self.spec_error(&x.span, format!("`{}` takes {} argument(s)", func.name, func.arity)));
         }
-        if self.depth >= MAX_CALL_DEPTH {
-            return Err(self.spec_error(&x.span, format!("helpers call each other more than {MAX_CALL_DEPTH} deep")));
+        if self.depth >= self.limits.call_depth {
+            let most = self.limits.call_depth;
+            return Err(self.spec_error(&x.span, format!("helpers call each other more than {most} deep")));
         }
         self.burn(&x.span)?;
         self.call_remembered(f, func, args, frame)

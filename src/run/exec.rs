@@ -128,7 +128,7 @@ impl<'p> Machine<'p> {
         let keys = path.iter().map(|k| self.eval(k, frame)).collect::<Run<Vec<_>>>()?;
         let new = self.eval(value, frame)?;
         // The path adds its own levels above the new value.
-        if new.deeper_than(super::MAX_VALUE_DEPTH.saturating_sub(keys.len())) {
+        if new.deeper_than(self.limits.value_depth.saturating_sub(keys.len())) {
             return Err(self.too_deep_value(&value.span));
         }
         if let Target::Global(g) = target
@@ -144,7 +144,7 @@ impl<'p> Machine<'p> {
         let mut root = std::mem::replace(slot, Value::Null);
         // Each step of the path compares its key with the keys of a map.
         let mut work = 0;
-        let result = update(&mut root, &keys, op, new, &mut work);
+        let result = update(&mut root, &keys, op, new, self.limits.list_items, &mut work);
         let cap = usize::try_from(self.fuel).unwrap_or(usize::MAX);
         let work = work.saturating_mul(keys.iter().map(|k| k.weight(cap)).max().unwrap_or(1));
         let slot = match target {
@@ -176,7 +176,7 @@ impl<'p> Machine<'p> {
         if args.len() != proc_.arity {
             return Err(self.spec_error(&s.span, format!("`{}` takes {} argument(s)", proc_.name, proc_.arity)));
         }
-        if self.depth >= super::MAX_CALL_DEPTH {
+        if self.depth >= self.limits.call_depth {
             return Err(self.spec_error(&s.span, "procedures call each other too deep".into()));
         }
         Ok(proc_)
@@ -519,14 +519,14 @@ impl<'p> Machine<'p> {
         self.prog.view.iter().filter_map(|&v| Some((v, self.globals.get(v as usize)?.clone()))).collect()
     }
 
-    /// What is legal here: in words, as candidates (up to `MAX_LEGAL_KEPT`), and how many.
+    /// What is legal here: in words, as candidates (up to `Limits::legal_events`), and how many.
     /// The actor's own actions come first: what they could have done instead.
     fn legal_here(&mut self, actor: &Value, c: Option<&'p Choose>, frame: &mut Vec<Value>) -> Run<LegalHere> {
         let mut found = self.legal(c, frame)?;
         found.sort_by_key(|k| k.actor != *actor);
         let words = self.legal_descriptions(&found);
         let count = found.len();
-        found.truncate(super::MAX_LEGAL_KEPT);
+        found.truncate(self.limits.legal_events);
         Ok((words, found, count))
     }
 
@@ -655,10 +655,17 @@ pub(super) enum Dispatch {
 }
 
 /// Changes the value at `keys` inside `root`, adding to `work` the items it had to look
-/// through or copy on the way.
-fn update(root: &mut Value, keys: &[Value], op: AssignOp, new: Value, work: &mut usize) -> Result<(), String> {
+/// through or copy on the way; a list it builds has at most `items` items.
+fn update(
+    root: &mut Value,
+    keys: &[Value],
+    op: AssignOp,
+    new: Value,
+    items: usize,
+    work: &mut usize,
+) -> Result<(), String> {
     let Some((key, rest)) = keys.split_first() else {
-        return combine(root, op, new, work);
+        return combine(root, op, new, items, work);
     };
     match root {
         Value::List(list) => {
@@ -671,16 +678,16 @@ fn update(root: &mut Value, keys: &[Value], op: AssignOp, new: Value, work: &mut
                 .ok()
                 .and_then(|i| std::rc::Rc::make_mut(list).get_mut(i))
                 .ok_or(format!("index {i} is outside a list of {len}"))?;
-            update(item, rest, op, new, work)
+            update(item, rest, op, new, items, work)
         }
         Value::Map(map) => {
             *work += map.len();
             let map = std::rc::Rc::make_mut(map);
             if let Some((_, v)) = map.iter_mut().find(|(k, _)| k.same(key)) {
-                return update(v, rest, op, new, work);
+                return update(v, rest, op, new, items, work);
             }
             let mut v = Value::Null;
-            update(&mut v, rest, op, new, work)?;
+            update(&mut v, rest, op, new, items, work)?;
             map.push((key.clone(), v));
             Ok(())
         }
@@ -688,12 +695,12 @@ fn update(root: &mut Value, keys: &[Value], op: AssignOp, new: Value, work: &mut
     }
 }
 
-fn combine(slot: &mut Value, op: AssignOp, new: Value, work: &mut usize) -> Result<(), String> {
+fn combine(slot: &mut Value, op: AssignOp, new: Value, items: usize, work: &mut usize) -> Result<(), String> {
     // `+=` copies both lists; `-=` looks through the list once per item it removes.
     match (op, &*slot, &new) {
         (AssignOp::Add, Value::List(a), Value::List(b)) => {
-            if a.len() + b.len() > super::MAX_ITEMS {
-                return Err(format!("the rules build a list of more than {} items", super::MAX_ITEMS));
+            if a.len() + b.len() > items {
+                return Err(format!("the rules build a list of more than {items} items"));
             }
             *work += a.len() + b.len();
         }

@@ -15,25 +15,19 @@ use std::rc::Rc;
 
 use crate::codes;
 use crate::diag::Diag;
+use crate::limits::Limits;
 use crate::program::value::Value;
 use crate::program::{E, Program, X};
 use crate::run::rng::Rng;
 use crate::span::Span;
 
-/// Statements and evaluations a game may run between two events before it is called a
-/// runaway: far above any real game, and reached in well under a second.
-pub const FUEL_PER_EVENT: u64 = 2_000_000;
-/// Deepest nesting of helper calls.
-pub const MAX_CALL_DEPTH: u32 = 200;
-/// Largest list or text the rules may build: far above any card game, and a stop for a
-/// rules file that doubles a list in a loop before its fuel runs out.
-pub const MAX_ITEMS: usize = 1_000_000;
-/// Deepest nesting of lists and maps in a value the rules keep (`let`, assignments, state):
-/// real games nest three or four levels; every value is compared, shown and dropped by
-/// recursion, so the bound keeps those within the stack.
-pub const MAX_VALUE_DEPTH: usize = 100;
+/// The default fuel between two events (`Limits::fuel_per_event`: far above any real game,
+/// and reached in well under a second), which is also what compiling a rules file may spend
+/// evaluating its constants (`resolve`).
+pub const FUEL_PER_EVENT: u64 = Limits::DEFAULT.fuel_per_event;
 /// Deepest nesting of evaluations and statements at run time (calls times the depth of the
-/// expressions in each): a stop before the stack runs out, with a diagnostic.
+/// expressions in each): a stop before the stack runs out, with a diagnostic. Not one of the
+/// `Limits`: it guards the stack, whatever a game may cost.
 pub const MAX_NESTING: u32 = 2_000;
 
 /// One transcript event, decoded against the action's shape.
@@ -57,7 +51,7 @@ pub struct Violation {
     pub spec_span: Span,
     /// The first legal actions in words (for the help line).
     pub legal: Vec<String>,
-    /// The legal actions, up to `MAX_LEGAL_KEPT` of them, and how many there were.
+    /// The legal actions, up to `Limits::legal_events` of them, and how many there were.
     pub legal_events: Vec<Candidate>,
     pub legal_count: usize,
     /// The variables of the rules' `view` just before the event.
@@ -69,9 +63,6 @@ pub struct Violation {
 
 /// A variable's values over a game: (the event after which it was seen, the value).
 pub type Changes = Vec<(Option<usize>, Value)>;
-
-/// Most legal actions a violation keeps for the JSON output (the count says how many more).
-pub const MAX_LEGAL_KEPT: usize = 1_000;
 
 /// Where events come from: a transcript, or random legal choices.
 pub enum Source {
@@ -152,6 +143,9 @@ pub struct Machine<'p> {
     /// A `due` step is running: its own waiting points do not look for other dues.
     settling: bool,
     fuel: u64,
+    /// What the game may cost (`set_limits`): read here, not through the checker, on every
+    /// refill, call and list built.
+    limits: Limits,
     depth: u32,
     /// Evaluations and blocks under way, one inside another (`MAX_NESTING`).
     nesting: u32,
@@ -217,11 +211,6 @@ struct Broken<'p> {
     cost: Option<(&'p crate::program::Block, Vec<Value>)>,
 }
 
-/// Most notes one game keeps. A `note` in a loop could otherwise write millions of lines of
-/// up to `MAX_SHOWN` characters each, within the step limit; past this one last note says
-/// that the rest were not kept (they are still written, so the fuel is the same).
-pub const MAX_NOTES: usize = 1_000;
-
 /// A line a `note` statement wrote for the verdict.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Note {
@@ -278,7 +267,8 @@ impl<'p> Machine<'p> {
             violation: None,
             draining: false,
             settling: false,
-            fuel: FUEL_PER_EVENT,
+            fuel: Limits::DEFAULT.fuel_per_event,
+            limits: Limits::DEFAULT,
             depth: 0,
             nesting: 0,
             rng,
@@ -308,6 +298,12 @@ impl<'p> Machine<'p> {
     /// recorded and each such violation is kept, in order.
     pub fn let_moves_stand(&mut self) {
         self.go_on = true;
+    }
+
+    /// Runs the game within `limits` instead of the defaults (before `run`).
+    pub fn set_limits(&mut self, limits: &Limits) {
+        self.limits = *limits;
+        self.fuel = limits.fuel_per_event;
     }
 
     /// Keeps the state after every event of a transcript (for a replay).
@@ -377,22 +373,25 @@ impl<'p> Machine<'p> {
         Value::map((0..self.players.len()).map(|i| (Value::Player(i as u8), value.clone())).collect())
     }
 
-    /// Counts the fuel burnt since the last refill and fills the tank for the next event.
-    /// Keeps what a `note` statement wrote, up to `MAX_NOTES`; the note past the last kept
-    /// says so in its place.
+    /// Keeps what a `note` statement wrote, up to `Limits::notes`; the note past the last kept
+    /// says so in its place. A `note` in a loop could otherwise write millions of lines of up
+    /// to `MAX_SHOWN` characters each within the fuel (the rest are still written, so the fuel
+    /// is the same).
     fn keep_note(&mut self, message: String, at: &Span) {
         let event = self.taken.checked_sub(1);
+        let most = self.limits.notes;
         let message = match self.notes.len() {
-            n if n < MAX_NOTES => message,
-            MAX_NOTES => format!("… further notes were not kept: a game keeps at most {MAX_NOTES}"),
+            n if n < most => message,
+            n if n == most => format!("… further notes were not kept: a game keeps at most {most}"),
             _ => return,
         };
         self.notes.push(Note { message, event, spec_span: at.clone() });
     }
 
+    /// Counts the fuel burnt since the last refill and fills the tank for the next event.
     fn refuel(&mut self) {
-        self.spent += FUEL_PER_EVENT.saturating_sub(self.fuel);
-        self.fuel = FUEL_PER_EVENT;
+        self.spent += self.limits.fuel_per_event.saturating_sub(self.fuel);
+        self.fuel = self.limits.fuel_per_event;
     }
 
     /// Spends one unit of fuel; a runaway rules file stops here with a diagnostic.
@@ -443,9 +442,11 @@ impl<'p> Machine<'p> {
         Stop::new(Halt::Spec(self.prog.source.place(diag)))
     }
 
-    /// Refuses to keep a value nested deeper than `MAX_VALUE_DEPTH`.
+    /// Refuses to keep a value nested deeper than `Limits::value_depth` (real games nest three
+    /// or four levels; every value is compared, shown and dropped by recursion, so the bound
+    /// keeps those within the stack).
     fn shallow_enough(&self, v: &Value, span: &Span) -> Run<()> {
-        if v.deeper_than(MAX_VALUE_DEPTH) {
+        if v.deeper_than(self.limits.value_depth) {
             return Err(self.too_deep_value(span));
         }
         Ok(())
@@ -454,7 +455,7 @@ impl<'p> Machine<'p> {
     #[cold]
     fn too_deep_value(&self, span: &Span) -> Stop {
         self.past_limit(
-            format!("the rules build a value nested more than {MAX_VALUE_DEPTH} lists or maps deep"),
+            format!("the rules build a value nested more than {} lists or maps deep", self.limits.value_depth),
             span,
             "this value",
             "a value that wraps itself in a loop (`x = [x]`) grows without end; keep the items in one flat list",
@@ -474,7 +475,8 @@ impl<'p> Machine<'p> {
 
     #[cold]
     fn out_of_fuel(&self, span: &Span) -> Stop {
-        let diag = Diag::new(codes::FUEL, format!("the rules ran {FUEL_PER_EVENT} steps without waiting for an event"))
+        let steps = self.limits.fuel_per_event;
+        let diag = Diag::new(codes::FUEL, format!("the rules ran {steps} steps without waiting for an event"))
             .label(span.clone(), "still running here")
             .help("a loop that never reaches a `choose`, `break` or its end: bound it by a collection or a condition that changes");
         Stop::new(Halt::Spec(self.prog.source.place(diag)))

@@ -10,11 +10,12 @@ use std::fmt;
 
 use serde::de::{DeserializeSeed, Deserializer, Error as _, MapAccess, SeqAccess, Visitor};
 
-use super::{Doc, MAX_DEPTH, MAX_NODES, Pos, Yaml};
+use super::{Doc, Pos, Yaml};
+use crate::limits::Limits;
 
-/// The document, if the text is a JSON object this reader takes; `None` sends it to the
-/// YAML reader.
-pub(super) fn parse(text: &str) -> Option<Doc> {
+/// The document, if the text is a JSON object this reader takes within `limits`; `None` sends
+/// it to the YAML reader.
+pub(super) fn parse(text: &str, limits: &Limits) -> Option<Doc> {
     // A byte-order mark, rare in JSON, is the YAML reader's to skip.
     if !text.trim_start_matches([' ', '\t', '\r', '\n']).starts_with('{') {
         return None;
@@ -27,7 +28,7 @@ pub(super) fn parse(text: &str) -> Option<Doc> {
     }
     let nodes = Cell::new(0);
     let mut de = serde_json::Deserializer::from_str(text);
-    let root = Node { depth: 0, nodes: &nodes }.deserialize(&mut de).ok()?;
+    let root = Node { depth: 0, nodes: &nodes, limits }.deserialize(&mut de).ok()?;
     de.end().ok()?;
     let (top, lists) = positions(text)?;
     Some(Doc { root, top, lists })
@@ -67,19 +68,20 @@ pub(super) struct Node<'c> {
     /// How far below the root mapping the value stands.
     pub(super) depth: usize,
     pub(super) nodes: &'c Cell<usize>,
+    pub(super) limits: &'c Limits,
 }
 
 impl Node<'_> {
     fn count<E: serde::de::Error>(&self) -> Result<(), E> {
         self.nodes.set(self.nodes.get() + 1);
-        if self.nodes.get() > MAX_NODES { Err(E::custom("too many values")) } else { Ok(()) }
+        if self.nodes.get() > self.limits.transcript_values { Err(E::custom("too many values")) } else { Ok(()) }
     }
 
     fn inner<E: serde::de::Error>(&self) -> Result<Node<'_>, E> {
-        if self.depth >= MAX_DEPTH {
+        if self.depth >= self.limits.transcript_depth {
             return Err(E::custom("nested too deep"));
         }
-        Ok(Node { depth: self.depth + 1, nodes: self.nodes })
+        Ok(Node { depth: self.depth + 1, nodes: self.nodes, limits: self.limits })
     }
 }
 
@@ -265,7 +267,7 @@ fn skip_string(bytes: &[u8], mut i: usize) -> Option<usize> {
     }
 }
 
-/// The end of the value starting at `i`. Nesting is at most `MAX_DEPTH`, as the parse
+/// The end of the value starting at `i`. Nesting is within the limits, as the parse
 /// before it checked, so a counter of open brackets is all it takes.
 fn skip_value(bytes: &[u8], mut i: usize) -> Option<usize> {
     let mut open = 0usize;
@@ -294,9 +296,18 @@ fn skip_value(bytes: &[u8], mut i: usize) -> Option<usize> {
 #[cfg(test)]
 #[allow(clippy::panic, clippy::unwrap_used, reason = "tests fail loudly")]
 pub(super) mod tests {
-    use super::super::parse_yaml;
     use super::*;
     use serde_json::{Value as Json, json};
+
+    /// The reader within the default limits.
+    pub(in crate::transcript) fn parse(text: &str) -> Option<Doc> {
+        super::parse(text, &Limits::DEFAULT)
+    }
+
+    /// The YAML reader within the default limits.
+    pub(in crate::transcript) fn parse_yaml(text: &str) -> Result<Doc, super::super::ReadError> {
+        super::super::parse_yaml(text, &Limits::DEFAULT)
+    }
 
     /// The JSON reader gives exactly the YAML reader's document: values, lines and offsets.
     fn same_as_yaml(text: &str) {
@@ -413,9 +424,10 @@ pub(super) mod tests {
         let long_value = format!("{{\"k\": \"{}\"}}", "v".repeat(5 * MAX_KEY_BYTES));
         same_as_yaml(&long_value);
         same_as_yaml(&format!("{{\"{}\": 1}}", "k".repeat(MAX_KEY_BYTES - 4)));
-        let deep = format!("{{\"a\": {}{}}}", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH));
+        let depth = Limits::DEFAULT.transcript_depth;
+        let deep = format!("{{\"a\": {}{}}}", "[".repeat(depth), "]".repeat(depth));
         assert!(parse(&deep).is_none());
-        let shallow = format!("{{\"a\": {}{}}}", "[".repeat(MAX_DEPTH - 1), "]".repeat(MAX_DEPTH - 1));
+        let shallow = format!("{{\"a\": {}{}}}", "[".repeat(depth - 1), "]".repeat(depth - 1));
         same_as_yaml(&shallow);
     }
 

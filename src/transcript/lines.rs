@@ -13,16 +13,17 @@ use std::collections::HashMap;
 use serde::de::DeserializeSeed;
 
 use super::json::{MAX_KEY_BYTES, Node, allowed, item_starts, keys_are_short};
-use super::{Doc, MAX_NODES, Pos, Yaml};
+use super::{Doc, Pos, Yaml};
+use crate::limits::Limits;
 
 /// What starts a line that holds an item of the list above it.
 const ITEM: &str = "  - ";
 /// Most top-level keys this reader takes.
 const MAX_KEYS: usize = 64;
 
-/// The document, if the text is laid out one JSON value a line; `None` sends it to the YAML
-/// reader.
-pub(super) fn parse(text: &str) -> Option<Doc> {
+/// The document, if the text is laid out one JSON value a line within `limits`; `None` sends
+/// it to the YAML reader.
+pub(super) fn parse(text: &str, limits: &Limits) -> Option<Doc> {
     let nodes = Cell::new(1); // the root mapping
     let mut doc = Doc { root: Yaml::Null, top: vec![], lists: HashMap::new() };
     let mut entries: Vec<(Yaml, Yaml)> = vec![];
@@ -38,7 +39,7 @@ pub(super) fn parse(text: &str) -> Option<Doc> {
         let number = index + 1;
         if let Some(item) = line.strip_prefix(ITEM) {
             let (items, starts) = list.as_mut()?;
-            items.push(value(item, 2, &nodes)?);
+            items.push(value(item, Node { depth: 2, nodes: &nodes, limits })?);
             starts.push(Pos { line: number, offset: at + ITEM.len() });
             continue;
         }
@@ -51,15 +52,15 @@ pub(super) fn parse(text: &str) -> Option<Doc> {
         if entries.len() >= MAX_KEYS || entries.iter().any(|(k, _)| matches!(k, Yaml::Str(s) if s == key)) {
             return None;
         }
-        count_one(&nodes)?;
+        count_one(&nodes, limits)?;
         entries.push((Yaml::Str(key.to_string()), Yaml::Null));
         if rest.is_empty() {
-            count_one(&nodes)?; // the list
+            count_one(&nodes, limits)?; // the list
             list = Some((vec![], vec![]));
             continue;
         }
         let start = at + line.len() - rest.len();
-        entries.last_mut()?.1 = value(rest, 1, &nodes)?;
+        entries.last_mut()?.1 = value(rest, Node { depth: 1, nodes: &nodes, limits })?;
         doc.top.push(Pos { line: number, offset: start });
         if let Some(starts) = item_starts(text, start, number) {
             doc.lists.insert(entries.len() - 1, starts);
@@ -103,8 +104,8 @@ fn close_list(doc: &mut Doc, entries: &mut [(Yaml, Yaml)], items: Vec<Yaml>, sta
     Some(())
 }
 
-/// One JSON value that fills the rest of its line, at `depth` below the root.
-fn value(text: &str, depth: usize, nodes: &Cell<usize>) -> Option<Yaml> {
+/// One JSON value that fills the rest of its line, read as `node` (at its depth below the root).
+fn value(text: &str, node: Node<'_>) -> Option<Yaml> {
     // The value starts right after `: ` or `- ` and ends the line: whitespace around it (a
     // tab, a second space) is YAML's to place, not serde_json's to skip.
     let starts_a_value = text.starts_with(|c: char| matches!(c, '"' | '[' | '{' | '-' | '0'..='9' | 't' | 'f' | 'n'));
@@ -112,24 +113,28 @@ fn value(text: &str, depth: usize, nodes: &Cell<usize>) -> Option<Yaml> {
         return None;
     }
     let mut de = serde_json::Deserializer::from_str(text);
-    let v = Node { depth, nodes }.deserialize(&mut de).ok()?;
+    let v = node.deserialize(&mut de).ok()?;
     de.end().ok()?;
     Some(v)
 }
 
 /// Counts a value the JSON reader does not see (a key, a list) against the YAML reader's limit.
-fn count_one(nodes: &Cell<usize>) -> Option<()> {
+fn count_one(nodes: &Cell<usize>, limits: &Limits) -> Option<()> {
     nodes.set(nodes.get() + 1);
-    (nodes.get() <= MAX_NODES).then_some(())
+    (nodes.get() <= limits.transcript_values).then_some(())
 }
 
 #[cfg(test)]
 #[allow(clippy::panic, clippy::unwrap_used, reason = "tests fail loudly")]
 mod tests {
-    use super::super::json::tests::{any_json, fixture_texts, left_to_a_refusal, left_to_the_yaml_reader};
-    use super::super::parse_yaml;
+    use super::super::json::tests::{any_json, fixture_texts, left_to_a_refusal, left_to_the_yaml_reader, parse_yaml};
     use super::*;
     use serde_json::Value as Json;
+
+    /// The reader within the default limits.
+    fn parse(text: &str) -> Option<Doc> {
+        super::parse(text, &Limits::DEFAULT)
+    }
 
     /// The line reader gives exactly the YAML reader's document: values, lines and offsets.
     fn same_as_yaml(text: &str) {
@@ -268,13 +273,14 @@ mod tests {
     #[test]
     fn limits_are_the_yaml_reader_s() {
         let deep = |n: usize| format!("events:\n{ITEM}{}{}\n", "[".repeat(n), "]".repeat(n));
-        assert!(parse(&deep(super::super::MAX_DEPTH - 1)).is_none());
-        same_as_yaml(&deep(super::super::MAX_DEPTH - 2));
-        // The root, the key and the list count as values too: with them, MAX_NODES in all.
+        let (depth, values) = (Limits::DEFAULT.transcript_depth, Limits::DEFAULT.transcript_values);
+        assert!(parse(&deep(depth - 1)).is_none());
+        same_as_yaml(&deep(depth - 2));
+        // The root, the key and the list count as values too: with them, the limit in all.
         let many = |items: usize| format!("events:\n{}", format!("{ITEM}1\n").repeat(items));
-        same_as_yaml(&many(MAX_NODES - 3));
-        assert!(parse(&many(MAX_NODES - 2)).is_none());
-        assert!(parse_yaml(&many(MAX_NODES - 2)).is_err());
+        same_as_yaml(&many(values - 3));
+        assert!(parse(&many(values - 2)).is_none());
+        assert!(parse_yaml(&many(values - 2)).is_err());
     }
 
     proptest::proptest! {

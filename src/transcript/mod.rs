@@ -18,6 +18,7 @@ use std::collections::{HashMap, HashSet};
 
 use granit_parser::{Event, Parser, ScalarStyle, Tag};
 
+use crate::limits::Limits;
 use crate::span::Span;
 
 /// A YAML value, before any game gives it meaning.
@@ -185,19 +186,19 @@ impl Problem {
     ];
 }
 
-/// Deepest nesting of lists and mappings in a transcript: real ones use four levels.
-pub const MAX_DEPTH: usize = 64;
-/// Most values in one transcript, aliases counted as often as they are used.
-pub const MAX_NODES: usize = 2_000_000;
-/// Most aliases (`*name`) in one transcript.
-pub const MAX_ALIASES: usize = 10_000;
 /// Longest piece of the file a message quotes.
 const MAX_QUOTED: usize = 40;
 
-/// Reads a transcript: one YAML document whose top level is a mapping. Keys other than
-/// `rules`, `players`, `variant` and `events` are kept out of the way (`meta`, notes).
+/// Reads a transcript within the default limits (`read_within`).
 pub fn read(text: &str) -> Result<RawTranscript, ReadError> {
-    let doc = parse(text)?;
+    read_within(text, &Limits::DEFAULT)
+}
+
+/// Reads a transcript: one YAML document whose top level is a mapping, nested, valued and
+/// aliased within `limits` (real transcripts use four levels). Keys other than `rules`,
+/// `players`, `variant` and `events` are kept out of the way (`meta`, notes).
+pub fn read_within(text: &str, limits: &Limits) -> Result<RawTranscript, ReadError> {
+    let doc = parse(text, limits)?;
     let Yaml::Map(entries) = doc.root else {
         let what = doc.root.kind();
         let message = format!("a transcript is a mapping, not {what}");
@@ -219,15 +220,16 @@ pub fn read(text: &str) -> Result<RawTranscript, ReadError> {
     Ok(out)
 }
 
-/// Reads any one YAML document as a value (the core schema's resolution, as in transcripts).
+/// Reads any one YAML document as a value (the core schema's resolution, as in transcripts),
+/// within the default limits.
 pub fn parse_value(text: &str) -> Result<Yaml, ReadError> {
-    parse(text).map(|doc| doc.root)
+    parse(text, &Limits::DEFAULT).map(|doc| doc.root)
 }
 
 /// Reads a YAML data file whose top level is a mapping, and returns the items of the list
 /// under `key`, each with its line (a card pool's rows).
 pub fn read_list(text: &str, key: &str) -> Result<Vec<RawEvent>, ReadError> {
-    let doc = parse(text)?;
+    let doc = parse(text, &Limits::DEFAULT)?;
     let Yaml::Map(entries) = doc.root else {
         let what = doc.root.kind();
         let message = format!("the file is a mapping, not {what}");
@@ -319,6 +321,7 @@ struct Frame {
 
 struct Builder<'t> {
     text: &'t str,
+    limits: &'t Limits,
     stack: Vec<Frame>,
     anchors: HashMap<usize, (Yaml, usize)>,
     nodes: usize,
@@ -328,11 +331,12 @@ struct Builder<'t> {
     lists: HashMap<usize, Vec<Pos>>,
 }
 
-/// A JSON object goes to serde_json, anything else (or what that reader leaves) to YAML.
-fn parse(text: &str) -> Result<Doc, ReadError> {
-    match json::parse(text).or_else(|| lines::parse(text)) {
+/// A JSON object goes to serde_json, anything else (or what that reader leaves) to YAML; each
+/// reader within the same limits.
+fn parse(text: &str, limits: &Limits) -> Result<Doc, ReadError> {
+    match json::parse(text, limits).or_else(|| lines::parse(text, limits)) {
         Some(doc) => Ok(doc),
-        None => parse_yaml(text),
+        None => parse_yaml(text, limits),
     }
 }
 
@@ -341,9 +345,10 @@ fn parse(text: &str) -> Result<Doc, ReadError> {
 /// For the differential fuzz target (`fuzz/fuzz_targets/fast_readers.rs`).
 #[doc(hidden)]
 pub fn fast_readers_agree(text: &str) -> Result<(), String> {
-    for (name, fast) in [("json", json::parse(text)), ("lines", lines::parse(text))] {
+    let limits = &Limits::DEFAULT;
+    for (name, fast) in [("json", json::parse(text, limits)), ("lines", lines::parse(text, limits))] {
         if let Some(fast) = fast {
-            agree(name, &fast, parse_yaml(text))?;
+            agree(name, &fast, parse_yaml(text, limits))?;
         }
     }
     Ok(())
@@ -358,13 +363,14 @@ fn agree(name: &str, fast: &Doc, full: Result<Doc, ReadError>) -> Result<(), Str
     }
 }
 
-fn parse_yaml(text: &str) -> Result<Doc, ReadError> {
+fn parse_yaml(text: &str, limits: &Limits) -> Result<Doc, ReadError> {
     let options = granit_parser::options! {
-        flow_nesting_limit: MAX_DEPTH + 1,
-        block_nesting_limit: MAX_DEPTH + 1,
+        flow_nesting_limit: limits.transcript_depth.saturating_add(1),
+        block_nesting_limit: limits.transcript_depth.saturating_add(1),
     };
     let mut b = Builder {
         text,
+        limits,
         stack: vec![],
         anchors: Default::default(),
         nodes: 0,
@@ -374,7 +380,7 @@ fn parse_yaml(text: &str) -> Result<Doc, ReadError> {
         lists: HashMap::new(),
     };
     for next in Parser::new_from_str_with_options(text, options) {
-        let (event, span) = next.map_err(|e| scan_error(&e, text))?;
+        let (event, span) = next.map_err(|e| scan_error(&e, text, limits))?;
         let at = Pos { line: span.start.line(), offset: span.start.byte_offset().unwrap_or(0) };
         b.event(event, at)?;
     }
@@ -407,8 +413,8 @@ impl Builder<'_> {
         {
             return Err(self.error(format!("unsupported tag `{}`", tag_words(t)), at));
         }
-        if self.stack.len() >= MAX_DEPTH {
-            return Err(self.error(format!("lists and mappings nest more than {MAX_DEPTH} deep"), at).too_large());
+        if self.stack.len() >= self.limits.transcript_depth {
+            return Err(self.error(too_deep(self.limits), at).too_large());
         }
         self.count(1, at)?;
         self.note_start(at);
@@ -456,8 +462,8 @@ impl Builder<'_> {
 
     fn alias(&mut self, id: usize, at: Pos) -> Result<(), ReadError> {
         self.aliases += 1;
-        if self.aliases > MAX_ALIASES {
-            return Err(self.error(format!("more than {MAX_ALIASES} aliases"), at).too_large());
+        if self.aliases > self.limits.transcript_aliases {
+            return Err(self.error(format!("more than {} aliases", self.limits.transcript_aliases), at).too_large());
         }
         let Some((node, size)) = self.anchors.get(&id).cloned() else {
             return Err(self.error("an alias names no anchor", at));
@@ -490,8 +496,9 @@ impl Builder<'_> {
 
     fn count(&mut self, n: usize, at: Pos) -> Result<(), ReadError> {
         self.nodes = self.nodes.saturating_add(n);
-        if self.nodes > MAX_NODES {
-            let message = format!("more than {MAX_NODES} values (aliases count each time they are used)");
+        if self.nodes > self.limits.transcript_values {
+            let most = self.limits.transcript_values;
+            let message = format!("more than {most} values (aliases count each time they are used)");
             return Err(self.error(message, at).too_large());
         }
         Ok(())
@@ -656,11 +663,16 @@ fn line_start(text: &str, line: usize) -> usize {
     text.split_inclusive('\n').take(line.saturating_sub(1)).map(str::len).sum()
 }
 
+/// What a transcript nested past `limits` is told.
+fn too_deep(limits: &Limits) -> String {
+    format!("lists and mappings nest more than {} deep", limits.transcript_depth)
+}
+
 /// The parser's own words for a syntax error, without its offsets (the line is kept).
-fn scan_error(e: &granit_parser::ScanError, text: &str) -> ReadError {
+fn scan_error(e: &granit_parser::ScanError, text: &str, limits: &Limits) -> ReadError {
     let what = e.info();
     let what = if what.contains("recursion limit") {
-        format!("lists and mappings nest more than {MAX_DEPTH} deep")
+        too_deep(limits)
     } else if what.is_empty() {
         "the file is not valid YAML".to_string()
     } else {
@@ -697,12 +709,12 @@ mod tests {
     #[test]
     fn a_fast_reader_agrees_only_with_the_same_document() {
         let text = "rules: \"a-game\"\nevents:\n  - {\"by\": \"table\"}\n";
-        let read = || parse_yaml(text).unwrap_or_else(|e| panic!("{}", e.message));
+        let read = || parse_yaml(text, &Limits::DEFAULT).unwrap_or_else(|e| panic!("{}", e.message));
         assert_eq!(agree("lines", &read(), Ok(read())), Ok(()));
         let mut moved = read();
         moved.top[0].offset += 1;
         assert!(agree("lines", &moved, Ok(read())).is_err_and(|why| why.contains("the YAML reader Doc")));
-        let refused = parse_yaml("a: [").map(|_| read());
+        let refused = parse_yaml("a: [", &Limits::DEFAULT).map(|_| read());
         assert!(agree("json", &read(), refused).is_err_and(|why| why.contains("refused")));
         assert_eq!(fast_readers_agree(text), Ok(()));
     }

@@ -146,7 +146,7 @@ pub enum Command {
         #[arg(long, default_value_t = 0)]
         seed: u64,
         /// Stop after this many events
-        #[arg(long, default_value_t = shinpan::MAX_PLAYOUT_EVENTS)]
+        #[arg(long, default_value_t = shinpan::Limits::DEFAULT.playout_events)]
         max_events: usize,
         /// A parameter of the game, the value read as YAML (`--variant hand_size=9`); repeat
         /// for more. The transcript records it under `variant`.

@@ -103,7 +103,7 @@ fn unreadable(path: &Path, why: String) -> Input {
 /// The transcript on standard input, read whole (up to the size a transcript file may have).
 fn stdin_transcript() -> Input {
     let name = "-".to_string();
-    let bytes = match shinpan::files::read_bounded(std::io::stdin().lock(), shinpan::MAX_FILE_BYTES) {
+    let bytes = match shinpan::files::read_bounded(std::io::stdin().lock(), shinpan::Limits::DEFAULT.transcript_bytes) {
         Ok(bytes) => bytes,
         Err(shinpan::files::Unread::TooLarge(why)) => {
             return Input::Unreadable { name, problem: Problem::TooLarge, why: format!("standard input: {why}") };

@@ -213,7 +213,8 @@ fn rules_files_that_look_hostile_but_are_valid_compile() {
 #[test]
 fn a_value_too_large_to_write_is_cut_and_marked() {
     use shinpan::program::value::Value;
-    use shinpan::report::values::{MAX_JSON_VALUES, value_json};
+    use shinpan::report::values::value_json;
+    const MAX_JSON_VALUES: usize = shinpan::Limits::DEFAULT.verdict_json_values;
     let prog = shinpan::builtin_program("hangover").unwrap().unwrap();
     let players = ["aki".to_string(), "ben".to_string(), "chie".to_string()];
     let ints = |n: i64| Value::list((0..n).map(Value::Int).collect());
@@ -265,8 +266,8 @@ fn a_record_file_of_the_limit_is_read_and_one_byte_more_is_not() {
         path
     };
     let (over, exact) = (
-        sized("over.pbn", shinpan::report::check::MAX_FILE_BYTES + 1),
-        sized("exact.pbn", shinpan::report::check::MAX_FILE_BYTES),
+        sized("over.pbn", shinpan::Limits::DEFAULT.transcript_bytes + 1),
+        sized("exact.pbn", shinpan::Limits::DEFAULT.transcript_bytes),
     );
     let (_, verdicts) = check_json(&[&over, &exact]);
     let kinds: Vec<&str> = verdicts.iter().map(|v| v["errors"][0]["kind"].as_str().unwrap()).collect();

@@ -10,7 +10,10 @@ use std::path::PathBuf;
 use proptest::prelude::*;
 use serde_json::Value as Json;
 use shinpan::program::value::Value;
-use shinpan::report::values::{JsonBudget, MAX_JSON_VALUES, TEXT_BYTES_PER_VALUE, value_json_within};
+use shinpan::report::values::{JsonBudget, TEXT_BYTES_PER_VALUE, value_json_within};
+
+/// The values one verdict line writes at most, by default.
+const MAX_JSON_VALUES: usize = shinpan::Limits::DEFAULT.verdict_json_values;
 
 /// How many JSON values a value holds, itself included (an object's keys are not counted).
 fn nodes(j: &Json) -> usize {
@@ -262,7 +265,7 @@ fn a_replay_is_bounded_as_a_whole() {
     let state = |s: &Json| s.get("state_after").or(s.get("state_before")).cloned().unwrap();
     let written: usize = steps.iter().map(|s| nodes(&state(s))).sum();
     let marked: usize = steps.iter().map(|s| marks(&state(s))).sum();
-    let limit = shinpan::report::check::MAX_REPLAY_JSON_VALUES + MAX_JSON_VALUES;
+    let limit = shinpan::Limits::DEFAULT.replay_json_values + MAX_JSON_VALUES;
     // Before: 16,383 values in each of 200 states (3.3 million, 10 MiB).
     assert!(written <= limit + 2 * marked + 4 * steps.len(), "{written} values written");
     assert!(out.len() <= 4 * limit, "{} bytes", out.len());
@@ -321,7 +324,7 @@ fn noting_game(s: &Scratch, events: usize) -> String {
     path
 }
 
-/// A game keeps at most `MAX_NOTES` notes, and one more saying the rest were not kept.
+/// A game keeps at most `Limits::notes` notes, and one more saying the rest were not kept.
 #[test]
 fn a_game_keeps_a_bounded_number_of_notes() {
     let s = Scratch::new("noting");
@@ -330,7 +333,7 @@ fn a_game_keeps_a_bounded_number_of_notes() {
     assert_eq!(code, 1, "{err}");
     let verdict: Json = serde_json::from_str(&out).unwrap();
     let notes = verdict["notes"].as_array().unwrap();
-    assert_eq!(notes.len(), shinpan::run::MAX_NOTES + 1);
+    assert_eq!(notes.len(), shinpan::Limits::DEFAULT.notes + 1);
     assert_eq!(notes[0]["message"], "note 0 of the move 1");
     let last = notes.last().unwrap()["message"].as_str().unwrap();
     assert!(last.contains("further notes were not kept"), "{last}");

@@ -572,10 +572,10 @@ fn the_file_limits_are_the_ones_the_docs_state() {
     };
     let mib = |bytes: u64| format!("{} MiB", bytes / (1024 * 1024));
     assert_eq!(row("rules file"), mib(shinpan::files::MAX_RULES_BYTES));
-    assert_eq!(row("transcript file, and a record file (PBN, LIN)"), mib(shinpan::report::check::MAX_FILE_BYTES));
+    assert_eq!(row("transcript file, and a record file (PBN, LIN)"), mib(shinpan::Limits::DEFAULT.transcript_bytes));
     assert_eq!(row("list of paths (`check --files-from`)"), mib(shinpan::files::MAX_LIST_BYTES));
     for limit in
-        [shinpan::files::MAX_RULES_BYTES, shinpan::report::check::MAX_FILE_BYTES, shinpan::files::MAX_LIST_BYTES]
+        [shinpan::files::MAX_RULES_BYTES, shinpan::Limits::DEFAULT.transcript_bytes, shinpan::files::MAX_LIST_BYTES]
     {
         assert_eq!(limit % (1024 * 1024), 0, "each limit is a whole number of MiB");
     }
@@ -585,7 +585,7 @@ fn the_file_limits_are_the_ones_the_docs_state() {
 /// one byte more is refused (not cut and judged).
 #[test]
 fn standard_input_is_bounded_exactly() {
-    let limit = usize::try_from(shinpan::report::check::MAX_FILE_BYTES).unwrap();
+    let limit = usize::try_from(shinpan::Limits::DEFAULT.transcript_bytes).unwrap();
     let kinds: Vec<String> = [limit, limit + 1]
         .into_iter()
         .map(|size| {

@@ -21,7 +21,7 @@ pub fn run(paths: &[PathBuf], out: &Path, overwrite: bool) -> ExitStatus {
     }
     let mut worst = ExitStatus::Success;
     for path in paths {
-        let text = match shinpan::files::read_lossy(path, shinpan::MAX_FILE_BYTES) {
+        let text = match shinpan::files::read_lossy(path, shinpan::Limits::DEFAULT.transcript_bytes) {
             Ok(text) => text,
             Err(why) => {
                 eprintln!("shinpan: {}: {}", path.display(), why.message());
