@@ -16,8 +16,8 @@ fn hangover(limits: Limits) -> Rules {
 }
 
 /// The value column of the row of the table of limits in docs/untrusted-input.md that starts with `name`.
-fn readme_row(readme: &str, name: &str) -> String {
-    let row = readme.lines().find(|l| l.starts_with(&format!("| {name}"))).unwrap_or_else(|| panic!("no row {name}"));
+fn table_row(page: &str, name: &str) -> String {
+    let row = page.lines().find(|l| l.starts_with(&format!("| {name}"))).unwrap_or_else(|| panic!("no row {name}"));
     row.split('|').nth(2).unwrap().trim().to_string()
 }
 
@@ -30,8 +30,8 @@ fn figure(text: &str) -> u64 {
 
 /// Each default is the figure the table of limits in docs/untrusted-input.md states for it.
 #[test]
-fn the_defaults_are_the_figures_the_readme_states() {
-    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/untrusted-input.md")).unwrap();
+fn the_defaults_are_the_figures_the_manual_states() {
+    let page = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/untrusted-input.md")).unwrap();
     let d = Limits::default();
     assert_eq!(d, Limits::DEFAULT);
     let rows: [(&str, u64); 13] = [
@@ -50,7 +50,7 @@ fn the_defaults_are_the_figures_the_readme_states() {
         ("events of one random game", d.playout_events as u64),
     ];
     for (name, value) in rows {
-        assert_eq!(figure(&readme_row(&readme, name)), value, "{name}");
+        assert_eq!(figure(&table_row(&page, name)), value, "{name}");
     }
 }
 

@@ -454,7 +454,8 @@ impl Checker {
         match machine.run() {
             Ok(outcome) => {
                 let stopped = outcome.violation.is_some();
-                let judged = Judged { program: &program, players: &game.players, events: &events, limits: &self.limits };
+                let judged =
+                    Judged { program: &program, players: &game.players, events: &events, limits: &self.limits };
                 let mut r = report(file, text, rules, judged, outcome);
                 if self.all {
                     // Which violations the game went past, and those of the event it could not.
