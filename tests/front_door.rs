@@ -216,3 +216,35 @@ fn an_editor_lints_formats_and_names() {
     assert!(analysis.items.iter().any(|i| i.kind == editor::ItemKind::Game));
     assert!(analysis.items.iter().any(|i| i.kind == editor::ItemKind::Players));
 }
+
+/// Rules that recurse to the call cap through deeply nested expressions stop at the cap with a
+/// diagnostic on the threads `check_in_order` starts, as on this one.
+#[test]
+fn deep_recursion_on_checking_threads_stops_at_the_call_cap() {
+    let game = "{rules: fixtures/spec/limit_4.rules, players: [a, b], events: [{by: a, flip: H}]}";
+    let inputs = vec![Input::text("deep", game); 4];
+    let mut verdicts = vec![];
+    Checking::new().check_in_order(
+        &inputs,
+        2,
+        |r| r[0].json_line(),
+        |line| {
+            verdicts.push(line);
+            true
+        },
+    );
+    assert_eq!(verdicts.len(), 4);
+    for line in &verdicts {
+        assert!(line.contains(r#""verdict":"malformed""#) && line.contains("rules-failed"), "{line}");
+    }
+}
+
+/// Rules given to `Checking` are the ones every transcript is judged by, whatever it names.
+#[test]
+fn checking_with_given_rules_ignores_the_rules_a_transcript_names() {
+    let record = Input::Path("fixtures/variants/second-piece-original.yaml".into());
+    let own = Checking::new().check(&record).pop().unwrap();
+    let variant = Rules::new("fixtures/variants/center-second.rules").unwrap();
+    let given = Checking::with_rules(&variant).check(&record).pop().unwrap();
+    assert_eq!((own.verdict, given.verdict), (Verdict::Illegal, Verdict::Legal));
+}
