@@ -1,6 +1,6 @@
 //! What one transcript, or one game the rules run, may cost: one value, settable by a library
-//! user (`Rules::with_limits`, `Checking::limits`), whose defaults are the figures the README's
-//! "Untrusted input" table states.
+//! user (`Rules::with_limits`, `Checking::limits`), whose defaults are the figures the table
+//! of limits in docs/untrusted-input.md states.
 //!
 //! ```
 //! let mut limits = shinpan::Limits::default();
