@@ -248,3 +248,29 @@ fn checking_with_given_rules_ignores_the_rules_a_transcript_names() {
     let given = Checking::with_rules(&variant).check(&record).pop().unwrap();
     assert_eq!((own.verdict, given.verdict), (Verdict::Illegal, Verdict::Legal));
 }
+
+/// `Checking`'s parameters go over those of the rules it is given, one by one: a parameter of
+/// the rules that `Checking` does not set stays.
+#[test]
+fn checking_parameters_go_over_the_given_rules_parameters() {
+    let rules = Rules::new("hangover").unwrap();
+    let mut played = vec![];
+    rules
+        .play_games(4, 3, 1, 100_000, |line| {
+            played.push(line.to_string());
+            true
+        })
+        .unwrap();
+    let game = Input::text("game", &played[0]);
+    let verdict = |c: Checking| c.check(&game).pop().unwrap().json_line();
+    let hangover_at = Parameter::parse("hangover_at=1").unwrap();
+    let limit = Parameter::parse("limit=40").unwrap();
+    let both = verdict(Checking::new().parameter(&hangover_at).parameter(&limit));
+    let only_limit = verdict(Checking::new().parameter(&limit));
+    assert_ne!(both, only_limit, "the game must tell the parameters apart");
+    let given = rules.clone().with_parameter(&hangover_at).unwrap();
+    assert_eq!(verdict(Checking::with_rules(&given).parameter(&limit)), both);
+    // Set by both, `Checking`'s wins.
+    let overridden = rules.with_parameter(&Parameter::parse("hangover_at=9").unwrap()).unwrap();
+    assert_eq!(verdict(Checking::with_rules(&overridden).parameter(&hangover_at).parameter(&limit)), both);
+}
