@@ -285,3 +285,26 @@ fn the_lines_of_a_stream_keep_their_numbers() {
         assert_eq!(got[2].2, [5], "the violation's line is the stream's");
     }
 }
+
+/// One job checks on the caller's thread (keeping what it compiled for the next call); more
+/// than one check on threads of their own, never the caller's.
+#[test]
+fn one_job_checks_here_and_more_check_on_threads_of_their_own() {
+    use shinpan::{Checking, Input};
+    let inputs: Vec<Input> = fixtures("hangover").into_iter().take(6).map(Input::Path).collect();
+    let here = std::thread::current().id();
+    for (jobs, on_this_thread) in [(1, true), (2, false), (3, false)] {
+        let mut threads = vec![];
+        Checking::new().check_in_order(
+            &inputs,
+            jobs,
+            |_| std::thread::current().id(),
+            |id| {
+                threads.push(id);
+                true
+            },
+        );
+        assert_eq!(threads.len(), inputs.len());
+        assert!(threads.iter().all(|id| (*id == here) == on_this_thread), "{jobs} jobs: {threads:?}");
+    }
+}
