@@ -380,7 +380,8 @@ mod tests {
     /// the next line is read as usual. Line ends may be `\n` or `\r\n`.
     #[test]
     fn a_stream_line_is_read_within_its_cap() {
-        let text = "short\r\nexactly10!!\r\n0123456789abc\nexactly10!!\n0123456789ab\r\nlast";
+        // The fifth line's byte past the cap is a `\r` that does not end it: still too long.
+        let text = "short\r\nexactly10!!\r\n0123456789abc\nexactly10!!\n0123456789ab\r\n0123456789a\rXYZ\nlast";
         // A tiny buffer, so that lines arrive in pieces as from a pipe.
         let mut reader = std::io::BufReader::with_capacity(4, text.as_bytes());
         let mut buf = vec![];
@@ -393,6 +394,7 @@ mod tests {
             ("exactly10!!", false),
             ("0123456789a", true),
             ("exactly10!!", false),
+            ("0123456789a", true),
             ("0123456789a", true),
             ("last", false),
         ];
