@@ -57,7 +57,7 @@ fn every_fixture_verdict_fits_the_schema() {
         assert!(validator.is_valid(&line), "{}: {line}", path.display());
         assert!(line["violations"][0]["stood"].is_boolean(), "{line}");
     }
-    // The fixtures reach every kind but shinpan failing inside (tested in src/main.rs).
+    // The fixtures reach every kind but shinpan failing inside (tested in tests/library.rs).
     let all: BTreeSet<String> =
         Problem::ALL.iter().filter(|p| **p != Problem::Internal).map(|p| p.word().to_string()).collect();
     assert_eq!(kinds, all);
