@@ -8,6 +8,8 @@
 //!   threads and handed back in their order, each against the rules it names or against
 //!   given ones; one file's failure costs that file's verdict only;
 //! - [`Report`]: the verdict on one transcript (`json_line`, `human`, `replay_steps`, `page`);
+//! - [`Game`]: one game played move by move (`Rules::new_game`): what is legal where it
+//!   waits, one event at a time refused with `check`'s verdict, draws, clones, undo;
 //! - [`Limits`]: what one transcript and one game may cost, settable on `Rules` and `Checking`;
 //! - [`editor`]: what the tools of a rules file's author need (lint, format, names);
 //! - [`records`]: a game's own record formats (bridge's PBN and LIN) as transcripts;
@@ -30,7 +32,7 @@
 //! 7. `report`: a verdict per file (`check`), as JSON Lines and miette diagnostics (`render`),
 //!    and the judge's replay page (`page`);
 //! 8. `play`: random legal playouts and their statistics;
-//! 9. `rules`, `checking`, `editor`, `records`: the front door above.
+//! 9. `rules`, `game`, `checking`, `editor`, `records`: the front door above.
 //!
 //! The command line (`crates/cli`), the language server (`crates/lsp`) and the Python package
 //! (`python/`) are built on the public API alone.
@@ -104,12 +106,14 @@ pub mod codes;
 pub mod diag;
 pub mod editor;
 pub mod files;
+mod game;
 mod limits;
 pub mod records;
 mod rules;
 pub mod span;
 
 pub use checking::{Checking, Input, STACK_BYTES};
+pub use game::{Game, LegalEvent, Refused};
 pub use limits::Limits;
 pub use report::check::{Broken, Noted, Report, Step, Verdict};
 pub use report::render::ReplayStep;

@@ -274,6 +274,12 @@ pub(crate) fn game_with(prog: &Program, players: usize, variant: &[(String, Yaml
         Some(seats) => seats.iter().map(|s| Yaml::Str(s.clone())).collect(),
         None => default_names(players),
     };
+    game_named(prog, names, variant)
+}
+
+/// The players of a game by name and its parameters (`variant` over the defaults), checked
+/// as a transcript's `players` and `variant` are.
+pub(crate) fn game_named(prog: &Program, names: Vec<Yaml>, variant: &[(String, Yaml)]) -> Result<decode::Game, Diag> {
     let players = crate::transcript::Located { value: Yaml::Seq(names), line: 0, span: 0..0 };
     let given = Yaml::Map(variant.iter().map(|(k, v)| (Yaml::Str(k.clone()), v.clone())).collect());
     let variant = Some(crate::transcript::Located { value: given, line: 0, span: 0..0 });
@@ -288,7 +294,7 @@ pub(crate) fn game_with(prog: &Program, players: usize, variant: &[(String, Yaml
 }
 
 /// aki, ben, chie, ...: names for a game that does not fix its players' names.
-fn default_names(players: usize) -> Vec<Yaml> {
+pub(crate) fn default_names(players: usize) -> Vec<Yaml> {
     NAMES
         .iter()
         .cycle()

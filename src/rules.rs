@@ -72,7 +72,7 @@ impl std::fmt::Display for RulesError {
 impl std::error::Error for RulesError {}
 
 impl RulesError {
-    fn usage(message: impl Into<String>) -> Self {
+    pub(crate) fn usage(message: impl Into<String>) -> Self {
         RulesError { code: crate::codes::USAGE, message: message.into(), diagnostics: vec![] }
     }
 }
@@ -339,16 +339,43 @@ impl Rules {
 
     /// Runs `f` with the compiled rules (without the cards of any data file).
     fn with_program<T>(&self, f: impl FnOnce(&Program) -> T) -> Result<T, RulesError> {
-        let program: Rc<Program> =
-            self.with_checker(|c| c.program(&self.name, Path::new("."))).map_err(|e| match e {
-                Lookup::Unknown(message) => RulesError::usage(message),
-                Lookup::Broken(diagnostics) => RulesError {
-                    code: diagnostics.first().map_or(crate::codes::USAGE, |d| d.code),
-                    message: diagnostics.first().map_or_else(String::new, |d| d.message.clone()),
-                    diagnostics,
-                },
-            })?;
+        let program = self.program()?;
         Ok(f(&program))
+    }
+
+    /// The compiled rules, with the cards of their default data files, as this thread keeps
+    /// them.
+    pub(crate) fn program(&self) -> Result<Rc<Program>, RulesError> {
+        self.with_checker(|c| c.program(&self.name, Path::new("."))).map_err(|e| match e {
+            Lookup::Unknown(message) => RulesError::usage(message),
+            Lookup::Broken(diagnostics) => RulesError {
+                code: diagnostics.first().map_or(crate::codes::USAGE, |d| d.code),
+                message: diagnostics.first().map_or_else(String::new, |d| d.message.clone()),
+                diagnostics,
+            },
+        })
+    }
+
+    /// These rules with a transcript's own parameters under the ones given here (as `check`
+    /// reads a transcript's `variant`).
+    pub(crate) fn under_variant(&self, transcript: &[(String, Yaml)]) -> Rules {
+        let mut rules = self.clone();
+        rules.variant = transcript.iter().filter(|(k, _)| !self.variant.iter().any(|(g, _)| g == k)).cloned().collect();
+        rules.variant.extend(self.variant.iter().cloned());
+        rules
+    }
+
+    /// The rules, players and parameters of a game among the players `raw` names.
+    pub(crate) fn game_program(
+        &self,
+        raw: crate::transcript::RawTranscript,
+    ) -> Result<(Rc<Program>, crate::transcript::decode::Envelope), String> {
+        self.with_checker(|c| c.game_program(raw, Path::new(".")))
+    }
+
+    /// The parameters given over the rules' defaults.
+    pub(crate) fn variant(&self) -> &[(String, Yaml)] {
+        &self.variant
     }
 }
 

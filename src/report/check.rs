@@ -466,19 +466,7 @@ impl Checker {
                 }
                 r
             }
-            Err(d) => {
-                let mut r = Report::malformed(
-                    file,
-                    text,
-                    rules,
-                    vec![Malformed::new(
-                        Problem::RulesFailed,
-                        format!("the rules failed while checking: {}", d.message),
-                    )],
-                );
-                r.spec_errors = vec![d];
-                r
-            }
+            Err(d) => rules_failed(file, text, rules, d),
         }
     }
 
@@ -519,6 +507,22 @@ impl Checker {
         }
         self.envelopes.insert(key, (program.clone(), found.clone()));
         Ok(found)
+    }
+
+    /// The rules, players and parameters of a game played move by move among the players
+    /// `raw` names with the parameters it gives (under the checker's own), found as
+    /// `check_text` finds them for a transcript: the cards of the data files they name too.
+    pub(crate) fn game_program(&mut self, raw: RawTranscript, base: &Path) -> Result<(Rc<Program>, Envelope), String> {
+        let name = self.rules_override.clone().unwrap_or_default();
+        let program = self.lookup(&name, base, false).map_err(|e| match e {
+            Lookup::Unknown(message) => message,
+            Lookup::Broken(diags) => diags.first().map_or_else(String::new, |d| d.message.clone()),
+        })?;
+        let raw = with_variant(raw, &self.variant);
+        let first = |errors: Vec<Malformed>| errors.into_iter().next().map_or_else(String::new, |e| e.message);
+        let envelope = self.envelope_of(&program, &raw).map_err(first)?;
+        let program = self.with_pools(program, &envelope, base)?;
+        Ok((program, envelope))
     }
 
     /// The program with the cards of the data files this transcript's parameters name.
@@ -611,14 +615,28 @@ pub enum Lookup {
 }
 
 /// A game judged: its rules, players and events, and the limits its verdict is written within.
-struct Judged<'a> {
-    program: &'a Rc<Program>,
-    players: &'a [String],
-    events: &'a [crate::run::Event],
-    limits: &'a Limits,
+pub(crate) struct Judged<'a> {
+    pub(crate) program: &'a Rc<Program>,
+    pub(crate) players: &'a [String],
+    pub(crate) events: &'a [crate::run::Event],
+    pub(crate) limits: &'a Limits,
 }
 
-fn report(file: &str, text: Rc<String>, rules: Option<String>, judged: Judged<'_>, outcome: Outcome) -> Report {
+/// The verdict on a transcript whose rules failed while checking it.
+pub(crate) fn rules_failed(file: &str, text: Rc<String>, rules: Option<String>, d: Diag) -> Report {
+    let message = format!("the rules failed while checking: {}", d.message);
+    let mut r = Report::malformed(file, text, rules, vec![Malformed::new(Problem::RulesFailed, message)]);
+    r.spec_errors = vec![d];
+    r
+}
+
+pub(crate) fn report(
+    file: &str,
+    text: Rc<String>,
+    rules: Option<String>,
+    judged: Judged<'_>,
+    outcome: Outcome,
+) -> Report {
     let Judged { program, players, events, limits } = judged;
     // One budget for everything the verdict line writes of the game's values: the scores
     // first (each may share the same huge value), then each violation's state, history and

@@ -826,6 +826,7 @@ impl Machine<'_> {
 }
 
 /// A list or map a loop walks.
+#[derive(Clone)]
 enum Collection {
     List(Rc<Vec<Value>>),
     Map(Rc<Vec<(Value, Value)>>),
@@ -833,7 +834,8 @@ enum Collection {
 
 /// The entries of a collection, one at a time: (item, null) or (index, item) for a list,
 /// (key, null) or (key, value) for a map.
-pub(super) struct Entries {
+#[derive(Clone)]
+pub(crate) struct Entries {
     collection: Collection,
     two: bool,
     next: usize,

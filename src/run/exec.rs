@@ -2,6 +2,7 @@
 
 use super::eval::bind;
 use super::legal::{Actors, Pick};
+use super::suspend::Resume;
 use super::{Ctl, Event, Machine, Run, Source, Stop, Violation};
 use crate::lang::ast::AssignOp;
 use crate::program::value::Value;
@@ -28,16 +29,30 @@ impl<'p> Machine<'p> {
     }
 
     fn exec_statements(&mut self, block: &'p Block, frame: &mut Vec<Value>) -> Run<Ctl> {
-        for s in block {
-            let ctl = self.exec(s, frame)?;
-            if ctl != Ctl::Next {
-                return Ok(ctl);
+        let from = match self.resume.last() {
+            Some(&Resume::Block(at)) => {
+                self.resume.pop();
+                at
+            }
+            _ => 0,
+        };
+        for (i, s) in block.iter().enumerate().skip(from) {
+            match self.exec(s, frame) {
+                Ok(Ctl::Next) => {}
+                Ok(ctl) => return Ok(ctl),
+                Err(stop) => {
+                    self.unwinding(&stop, || Resume::Block(i));
+                    return Err(stop);
+                }
             }
         }
         Ok(Ctl::Next)
     }
 
     fn exec(&mut self, s: &'p S, frame: &mut Vec<Value>) -> Run<Ctl> {
+        if self.resuming() {
+            return self.exec_resumed(s, frame);
+        }
         self.burn(&s.span)?;
         match &s.s {
             St::Let(slot, x) => {
@@ -47,29 +62,15 @@ impl<'p> Machine<'p> {
             }
             St::Require { .. } => {}
             St::If(c, a, b) => {
-                return if self.truth(c, frame)? { self.exec_block(a, frame) } else { self.exec_block(b, frame) };
+                let arm = self.truth(c, frame)?;
+                return self.exec_arm(arm, a, b, frame);
             }
-            St::For { slot, slot2, coll, body } => return self.exec_for(*slot, *slot2, coll, body, frame),
-            // Each round pays, so that a loop with an empty body still runs out of fuel.
-            St::While(c, body) => loop {
-                self.burn(&s.span)?;
-                if !self.truth(c, frame)? {
-                    break;
-                }
-                match self.exec_block(body, frame)? {
-                    Ctl::Break => break,
-                    Ctl::Again => return Ok(Ctl::Again),
-                    _ => {}
-                }
-            },
-            St::Loop(body) => loop {
-                self.burn(&s.span)?;
-                match self.exec_block(body, frame)? {
-                    Ctl::Break => break,
-                    Ctl::Again => return Ok(Ctl::Again),
-                    _ => {}
-                }
-            },
+            St::For { slot, slot2, coll, body } => {
+                let entries = self.entries(coll, slot2.is_some(), frame)?;
+                return self.for_rounds(entries, false, (*slot, *slot2, coll), body, frame);
+            }
+            St::While(c, body) => return self.rounds(Some(c), body, s, false, frame),
+            St::Loop(body) => return self.rounds(None, body, s, false, frame),
             St::Choose(c) => return self.choose(c, frame),
             St::Break => return Ok(Ctl::Break),
             St::Continue => return Ok(Ctl::Continue),
@@ -93,24 +94,106 @@ impl<'p> Machine<'p> {
         Ok(Ctl::Next)
     }
 
-    fn exec_for(
+    /// A statement on the way back to where the game waited: it goes on where it was, and
+    /// what it paid and evaluated before it waited (fuel, a condition, the items of a loop, a
+    /// call's arguments) is not paid or evaluated again.
+    fn exec_resumed(&mut self, s: &'p S, frame: &mut Vec<Value>) -> Run<Ctl> {
+        let level = self.resume.pop();
+        match (&s.s, level) {
+            (St::If(_, a, b), Some(Resume::If(arm))) => self.exec_arm(arm, a, b, frame),
+            (St::For { slot, slot2, coll, body }, Some(Resume::For(entries))) => {
+                self.for_rounds(entries, true, (*slot, *slot2, coll), body, frame)
+            }
+            (St::While(c, body), Some(Resume::Round)) => self.rounds(Some(c), body, s, true, frame),
+            (St::Loop(body), Some(Resume::Round)) => self.rounds(None, body, s, true, frame),
+            (St::Choose(c), Some(level)) => {
+                self.resume.push(level);
+                self.choose(c, frame)
+            }
+            (St::Settle, Some(level)) => {
+                self.resume.push(level);
+                self.settle()?;
+                Ok(Ctl::Next)
+            }
+            (St::Call(p, args), Some(level)) => {
+                self.resume.push(level);
+                self.call_proc(*p, args, frame, s)?;
+                Ok(Ctl::Next)
+            }
+            _ => Err(self.lost_place()),
+        }
+    }
+
+    fn exec_arm(&mut self, arm: bool, a: &'p Block, b: &'p Block, frame: &mut Vec<Value>) -> Run<Ctl> {
+        let out = self.exec_block(if arm { a } else { b }, frame);
+        if let Err(stop) = &out {
+            self.unwinding(stop, || Resume::If(arm));
+        }
+        out
+    }
+
+    /// The rounds of a `for` loop from its next entry on (`resumed`: from the body of the
+    /// round under way).
+    fn for_rounds(
         &mut self,
-        slot: u16,
-        slot2: Option<u16>,
-        coll: &X,
+        mut entries: super::eval::Entries,
+        mut resumed: bool,
+        (slot, slot2, coll): (u16, Option<u16>, &X),
         body: &'p Block,
         frame: &mut Vec<Value>,
     ) -> Run<Ctl> {
-        for (a, b) in self.entries(coll, slot2.is_some(), frame)? {
-            self.burn(&coll.span)?;
-            bind(frame, slot, a);
-            if let Some(s2) = slot2 {
-                bind(frame, s2, b);
+        loop {
+            if !resumed {
+                let Some((a, b)) = entries.next() else { break };
+                self.burn(&coll.span)?;
+                bind(frame, slot, a);
+                if let Some(s2) = slot2 {
+                    bind(frame, s2, b);
+                }
             }
-            match self.exec_block(body, frame)? {
-                Ctl::Break => break,
-                Ctl::Again => return Ok(Ctl::Again),
-                _ => {}
+            resumed = false;
+            match self.exec_block(body, frame) {
+                Ok(Ctl::Break) => break,
+                Ok(Ctl::Again) => return Ok(Ctl::Again),
+                Ok(_) => {}
+                Err(stop) => {
+                    self.unwinding(&stop, || Resume::For(entries));
+                    return Err(stop);
+                }
+            }
+        }
+        Ok(Ctl::Next)
+    }
+
+    /// The rounds of a `while` (with its condition) or a `loop` (`resumed`: from the body of
+    /// the round under way). Each round pays, so that a loop with an empty body still runs
+    /// out of fuel.
+    fn rounds(
+        &mut self,
+        cond: Option<&X>,
+        body: &'p Block,
+        s: &S,
+        mut resumed: bool,
+        frame: &mut Vec<Value>,
+    ) -> Run<Ctl> {
+        loop {
+            if !resumed {
+                self.burn(&s.span)?;
+                if let Some(c) = cond
+                    && !self.truth(c, frame)?
+                {
+                    break;
+                }
+            }
+            resumed = false;
+            match self.exec_block(body, frame) {
+                Ok(Ctl::Break) => break,
+                Ok(Ctl::Again) => return Ok(Ctl::Again),
+                Ok(_) => {}
+                Err(stop) => {
+                    self.unwinding(&stop, || Resume::Round);
+                    return Err(stop);
+                }
             }
         }
         Ok(Ctl::Next)
@@ -160,7 +243,24 @@ impl<'p> Machine<'p> {
 
     fn call_proc(&mut self, p: u16, args: &[X], frame: &mut Vec<Value>, s: &S) -> Run<()> {
         let proc_ = self.callable(p, args, s)?;
-        self.with_args(proc_.locals, args, frame, |m, inner| m.exec_block(&proc_.body, inner)).map(|_| ())
+        let mut inner = match self.resume.pop() {
+            Some(Resume::Call(inner)) => inner,
+            Some(_) => return Err(self.lost_place()),
+            None => self.frame_of_args(proc_.locals, args, frame)?,
+        };
+        self.depth += 1;
+        let out = self.exec_block(&proc_.body, &mut inner);
+        self.depth -= 1;
+        match out {
+            Err(stop) if stop.is_wait() => {
+                self.unwound.push(Resume::Call(inner));
+                Err(stop)
+            }
+            out => {
+                self.give_frame(inner);
+                out.map(|_| ())
+            }
+        }
     }
 
     /// Runs a `check` helper's checks in its own frame; the first that fails, if any.
@@ -186,8 +286,23 @@ impl<'p> Machine<'p> {
 
     /// Waits at a `choose` for the next event and runs the branch it takes.
     fn choose(&mut self, c: &'p Choose, frame: &mut Vec<Value>) -> Run<Ctl> {
+        match self.resume.last() {
+            Some(Resume::Effects { .. }) => match self.resume_effects(Some(c), frame)? {
+                Dispatch::Otherwise => return self.no_branch_taken(c, frame),
+                Dispatch::Stay => {}
+                Dispatch::Taken(ctl) => return Ok(ctl),
+            },
+            Some(Resume::Otherwise) => {
+                self.resume.pop();
+                return self.otherwise(c, frame);
+            }
+            _ => {}
+        }
         loop {
-            self.settle()?;
+            // Where the game waited, the due steps before the event have run already.
+            if !matches!(self.resume.last(), Some(Resume::Wait(_))) {
+                self.settle()?;
+            }
             let Some(event) = self.next_event(Some(c), frame)? else {
                 return self.no_branch_taken(c, frame);
             };
@@ -213,6 +328,11 @@ impl<'p> Machine<'p> {
 
     fn run_dues(&mut self) -> Run<()> {
         let prog = self.prog;
+        if let Some(Resume::Due(..)) = self.resume.last()
+            && let Some(Resume::Due(i, inner)) = self.resume.pop()
+        {
+            self.due_step(i, inner)?;
+        }
         while !self.finished {
             let mut ran = false;
             for (i, due) in prog.dues.iter().enumerate() {
@@ -221,10 +341,8 @@ impl<'p> Machine<'p> {
                 let holds = self.truth_remembered(i, &due.cond, &mut frame);
                 self.give_frame(frame);
                 if holds? {
-                    let mut inner = self.take_frame(prog.procs[due.proc_ as usize].locals);
-                    let out = self.exec_block(&prog.procs[due.proc_ as usize].body, &mut inner);
-                    self.give_frame(inner);
-                    out?;
+                    let inner = self.take_frame(prog.procs[due.proc_ as usize].locals);
+                    self.due_step(i, inner)?;
                     ran = true;
                     break;
                 }
@@ -236,9 +354,29 @@ impl<'p> Machine<'p> {
         Ok(())
     }
 
+    /// Runs the body of `due` step `i` in its frame `inner`.
+    fn due_step(&mut self, i: usize, mut inner: Vec<Value>) -> Run<()> {
+        let prog = self.prog;
+        let Some(due) = prog.dues.get(i) else { return Err(self.lost_place()) };
+        let out = self.exec_block(&prog.procs[due.proc_ as usize].body, &mut inner);
+        match out {
+            Err(stop) if stop.is_wait() => {
+                self.unwound.push(Resume::Due(i, inner));
+                Err(stop)
+            }
+            out => {
+                self.give_frame(inner);
+                out.map(|_| ())
+            }
+        }
+    }
+
     /// After the flow has run out: only the `always` actions remain open.
     pub(super) fn wait_after_flow(&mut self) -> Run<()> {
         let mut frame = vec![];
+        if let Some(Resume::Effects { .. }) = self.resume.last() {
+            self.resume_effects(None, &mut frame)?;
+        }
         loop {
             let Some(event) = self.next_event(None, &mut frame)? else { return Ok(()) };
             self.dispatch(&event, None, &mut frame)?;
@@ -247,9 +385,19 @@ impl<'p> Machine<'p> {
 
     fn no_branch_taken(&mut self, c: &'p Choose, frame: &mut Vec<Value>) -> Run<Ctl> {
         match &c.otherwise {
-            Some(block) if self.optional(Some(c), frame)? => self.exec_block(block, frame),
+            Some(_) if self.optional(Some(c), frame)? => self.otherwise(c, frame),
             _ => Err(Stop::end()),
         }
+    }
+
+    /// Runs a waiting point's `otherwise` block.
+    fn otherwise(&mut self, c: &'p Choose, frame: &mut Vec<Value>) -> Run<Ctl> {
+        let Some(block) = &c.otherwise else { return Err(Stop::end()) };
+        let out = self.exec_block(block, frame);
+        if let Err(stop) = &out {
+            self.unwinding(stop, || Resume::Otherwise);
+        }
+        out
     }
 
     /// Whether a waiting point may be left without an event (`otherwise`, and its guard).
@@ -267,6 +415,11 @@ impl<'p> Machine<'p> {
     /// The next event, or `None` when the point may be left without one (an `otherwise`
     /// in a random playout). At the end of the events, `Stop::end()` unless `otherwise` runs.
     fn next_event(&mut self, c: Option<&'p Choose>, frame: &mut Vec<Value>) -> Run<Option<Event>> {
+        // Back where a live game waited: what was worked out before it waited stands.
+        if let Some(&Resume::Wait(has_otherwise)) = self.resume.last() {
+            self.resume.pop();
+            return self.live_event(c, frame, has_otherwise);
+        }
         let has_otherwise = self.optional(c, frame)?;
         if self.draining {
             return if has_otherwise { Ok(None) } else { Err(Stop::end()) };
@@ -274,8 +427,13 @@ impl<'p> Machine<'p> {
         if let (Source::Transcript { pos, .. }, Some(_)) = (&self.source, &self.states) {
             self.record_state(*pos);
         }
-        if let Source::Transcript { pos, .. } = &self.source {
-            self.record_changes(*pos);
+        match &self.source {
+            Source::Transcript { pos, .. } => self.record_changes(*pos),
+            Source::Live(_) => {
+                self.record_changes(self.taken);
+                return self.live_event(c, frame, has_otherwise);
+            }
+            _ => {}
         }
         if let Source::Transcript { events, pos } = &self.source {
             return match events.get(*pos) {
@@ -310,7 +468,7 @@ impl<'p> Machine<'p> {
         if let Some(passed) = self.passed.take()
             && passed.branch.action == event.action
         {
-            return self.play_passed(passed, frame);
+            return self.play_passed(passed, c, frame);
         }
         let open = self.open_branches(c, frame)?;
         let named: Vec<&(&Branch, Actors, bool)> = open.iter().filter(|(b, ..)| b.action == event.action).collect();
@@ -366,15 +524,20 @@ impl<'p> Machine<'p> {
         for (block, mut names) in costs {
             self.exec_block(block, &mut names)?;
         }
-        self.play_effects(branch, ambient, &mut own, frame)
+        self.play_effects(branch, ambient, &mut own, (c, frame))
     }
 
     /// Plays an event a random playout drew after it passed its branch's checks: what
     /// `dispatch` does after judging it.
-    fn play_passed(&mut self, passed: super::Passed<'p>, frame: &mut Vec<Value>) -> Run<Dispatch> {
+    fn play_passed(
+        &mut self,
+        passed: super::Passed<'p>,
+        c: Option<&'p Choose>,
+        frame: &mut Vec<Value>,
+    ) -> Run<Dispatch> {
         let super::Passed { branch, ambient, frame: mut own } = passed;
         self.consume();
-        self.play_effects(branch, ambient, &mut own, frame)
+        self.play_effects(branch, ambient, &mut own, (c, frame))
     }
 
     /// A taken branch's effects, in its own frame for an `always` branch (`own`), else in the
@@ -384,11 +547,41 @@ impl<'p> Machine<'p> {
         branch: &'p Branch,
         ambient: bool,
         own: &mut Vec<Value>,
-        frame: &mut Vec<Value>,
+        at: (Option<&'p Choose>, &mut Vec<Value>),
     ) -> Run<Dispatch> {
         self.close_windows(branch, ambient);
-        let ctl = self.exec_block(&branch.effects, if ambient { own } else { frame })?;
+        self.effects(branch, ambient, own, at)
+    }
+
+    fn effects(
+        &mut self,
+        branch: &'p Branch,
+        ambient: bool,
+        own: &mut Vec<Value>,
+        (c, frame): (Option<&'p Choose>, &mut Vec<Value>),
+    ) -> Run<Dispatch> {
+        let ctl = match self.exec_block(&branch.effects, if ambient { own } else { frame }) {
+            Ok(ctl) => ctl,
+            Err(stop) => {
+                if stop.is_wait() {
+                    let place = if ambient { &self.prog.always[..] } else { c.map_or(&[][..], |c| &c.branches[..]) };
+                    let index = place.iter().position(|b| std::ptr::eq(b, branch)).unwrap_or(usize::MAX);
+                    self.unwound.push(Resume::Effects { branch: index, ambient, own: std::mem::take(own) });
+                }
+                return Err(stop);
+            }
+        };
         Ok(if ambient || ctl == Ctl::Again { Dispatch::Stay } else { Dispatch::Taken(ctl) })
+    }
+
+    /// Back into the effects of the branch that took the last event, where they waited.
+    fn resume_effects(&mut self, c: Option<&'p Choose>, frame: &mut Vec<Value>) -> Run<Dispatch> {
+        let Some(Resume::Effects { branch, ambient, mut own }) = self.resume.pop() else {
+            return Err(self.lost_place());
+        };
+        let place = if ambient { &self.prog.always[..] } else { c.map_or(&[][..], |c| &c.branches[..]) };
+        let Some(taken) = place.get(branch) else { return Err(self.lost_place()) };
+        self.effects(taken, ambient, &mut own, (c, frame))
     }
 
     /// Keeps the standing violations the event made, each with what was legal instead; gives
@@ -443,8 +636,14 @@ impl<'p> Machine<'p> {
     fn consume(&mut self) {
         self.refuel();
         self.taken += 1;
-        if let Source::Transcript { pos, .. } | Source::Probe { pos, .. } = &mut self.source {
-            *pos += 1;
+        match &mut self.source {
+            Source::Transcript { pos, .. } | Source::Probe { pos, .. } => *pos += 1,
+            // Taken: the next point waits for the next event.
+            Source::Live(live) => {
+                live.pending = None;
+                live.mode = super::LiveMode::Wait;
+            }
+            Source::Random { .. } => {}
         }
     }
 

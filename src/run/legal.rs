@@ -347,6 +347,8 @@ impl<'p> Machine<'p> {
         self.passed = None;
         let (limit, made) = match &self.source {
             Source::Random { limit, made, .. } => (*limit, made.len()),
+            // A live game draws one event at a time, as long as it goes on.
+            Source::Live(_) => (usize::MAX, self.taken),
             _ => return Ok(Pick::Stop),
         };
         let optional = self.optional(c, frame)?;

@@ -7,9 +7,11 @@ mod legal;
 mod memo;
 pub mod rng;
 mod show;
+pub mod suspend;
 
 pub use legal::Candidate;
 pub use show::{show, show_plain};
+pub use suspend::{Live, LiveMode, Progress, Saved};
 
 use std::rc::Rc;
 
@@ -41,6 +43,13 @@ pub struct Event {
     pub span: Span,
 }
 
+impl Event {
+    /// A legal action as an event (its place in a transcript left to the caller).
+    pub fn of(k: &Candidate) -> Event {
+        Event { actor: k.actor.clone(), action: k.action, arg: k.arg.clone(), index: 0, line: 0, span: 0..0 }
+    }
+}
+
 /// The first broken rule.
 #[derive(Debug, Clone)]
 pub struct Violation {
@@ -65,6 +74,7 @@ pub struct Violation {
 pub type Changes = Vec<(Option<usize>, Value)>;
 
 /// Where events come from: a transcript, or random legal choices.
+#[derive(Clone)]
 pub enum Source {
     Transcript {
         events: Vec<Event>,
@@ -83,6 +93,8 @@ pub enum Source {
         legal: Option<Vec<Candidate>>,
         passed_optional: bool,
     },
+    /// A game stepped one event at a time (`suspend`).
+    Live(Live),
 }
 
 /// Why running stopped early: one pointer. Every evaluation returns a `Result` carrying
@@ -97,6 +109,8 @@ pub enum Halt {
     Finished,
     /// The rules file misbehaved while running (a type error, a runaway loop).
     Spec(Diag),
+    /// A live game needs an event it does not have yet: it waits (`suspend`).
+    Wait,
 }
 
 impl Stop {
@@ -110,6 +124,14 @@ impl Stop {
 
     fn finished() -> Stop {
         Stop::new(Halt::Finished)
+    }
+
+    fn wait() -> Stop {
+        Stop::new(Halt::Wait)
+    }
+
+    fn is_wait(&self) -> bool {
+        matches!(*self.0, Halt::Wait)
     }
 
     fn halt(self) -> Halt {
@@ -189,6 +211,10 @@ pub struct Machine<'p> {
     /// In a random playout: the event just drawn passed the checks of the branch it will be
     /// judged against, with the names they bound.
     passed: Option<Passed<'p>>,
+    /// Where a live game waits, outermost level last: what resuming walks back down.
+    resume: Vec<suspend::Resume>,
+    /// The levels a stop for an event has passed through so far, innermost first.
+    unwound: Vec<suspend::Resume>,
 }
 
 /// A drawn event's branch, whether it is an `always` one, and the frame its checks filled
@@ -291,6 +317,8 @@ impl<'p> Machine<'p> {
             remembered: 0,
             helper_memos: vec![None; prog.fns.len()],
             calls_remembered: 0,
+            resume: vec![],
+            unwound: vec![],
         }
     }
 
@@ -313,43 +341,9 @@ impl<'p> Machine<'p> {
 
     /// Runs the flow to the end of the events (or of the game) and reports.
     pub fn run(&mut self) -> Result<Outcome, Diag> {
-        self.init_globals().map_err(stop_diag)?;
-        let mut frame = vec![Value::Null; self.prog.flow_locals];
-        match self.exec_block(&self.prog.flow, &mut frame).map_err(Stop::halt) {
-            Ok(_) | Err(Halt::Finished) => match self.wait_after_flow().map_err(Stop::halt) {
-                Ok(()) | Err(Halt::End | Halt::Finished) => {}
-                Err(Halt::Spec(d)) => return Err(d),
-            },
-            Err(Halt::End) => {}
-            Err(Halt::Spec(d)) => return Err(d),
-        }
-        let scores = self.eval_top(&self.prog.scores)?;
-        let winners = if self.finished { self.eval_top(&self.prog.winners)? } else { Value::list(vec![]) };
-        let events_run = match &self.source {
-            Source::Transcript { pos, .. } | Source::Probe { pos, .. } => *pos,
-            Source::Random { made, .. } => made.len(),
-        };
-        let stood = std::mem::take(&mut self.stood);
-        let notes = std::mem::take(&mut self.notes);
-        let violation = self.violation.take();
-        let states = self.states.take().unwrap_or_default();
-        let ended_at = self.finished.then(|| self.finished_at.clone());
-        self.refuel();
-        let fuel_spent = self.spent;
-        Ok(Outcome {
-            stood,
-            violation,
-            finished: self.finished,
-            scores,
-            winners,
-            events_run,
-            notes,
-            states,
-            ended_at,
-            fuel_spent,
-            conditions_remembered: self.remembered,
-            calls_remembered: self.calls_remembered,
-        })
+        self.start()?;
+        self.advance()?;
+        self.outcome()
     }
 
     fn eval_top(&mut self, x: &X) -> Result<Value, Diag> {
@@ -510,6 +504,7 @@ fn stop_diag(s: Stop) -> Diag {
         Halt::Spec(d) => d,
         Halt::End => Diag::new(codes::RUNTIME, "the rules waited for an event where none may come"),
         Halt::Finished => Diag::new(codes::RUNTIME, "`finish` ran where no game is under way"),
+        Halt::Wait => Diag::new(codes::RUNTIME, "the rules waited for an event where none may come"),
     }
 }
 

@@ -102,6 +102,24 @@ pub fn events(prog: &Program, raw: &RawTranscript, envelope: Envelope) -> Result
     if errors.is_empty() { Ok(Game { players, params, events }) } else { Err(errors) }
 }
 
+/// One event of a game played move by move, read as a transcript's event `index` is.
+pub fn one_event(
+    prog: &Program,
+    players: &Rc<[String]>,
+    params: &[Value],
+    index: usize,
+    raw: &crate::transcript::RawEvent,
+) -> Result<Event, Malformed> {
+    let decoder = Decoder { prog, players, params };
+    decoder.event(index, raw).map_err(|(problem, message)| Malformed {
+        problem,
+        message,
+        line: Some(raw.line),
+        event: Some(index),
+        span: Some(raw.span.clone()),
+    })
+}
+
 fn players(prog: &Program, y: Option<&Located>) -> Result<Rc<[String]>, String> {
     let Some(Yaml::Seq(items)) = y.map(|l| &l.value) else {
         return Err("`players` must be a list of names".into());

@@ -1,0 +1,453 @@
+//! One game played move by move: the live referee. A `Game` waits where its rules wait for an
+//! event; it lists what is legal there, takes one event at a time (or refuses it with the
+//! verdict `check` would give), draws random or chance moves, and can be cloned, undone and
+//! written out as a transcript that `check` judges the same way.
+//!
+//! ```
+//! let rules = shinpan::Rules::new("hangover")?;
+//! let mut game = rules.new_game(4, 1)?;
+//! // The deal is a chance move: the game draws it from its seed.
+//! let deal = game.draw()?.expect("a deal");
+//! assert_eq!(deal["by"], "table");
+//! let legal = game.legal()?;
+//! let first = legal[0].event.clone().expect("a player's move is written out");
+//! game.apply(&first)?;
+//! assert_eq!(game.events(), 2);
+//! // Playing out of turn is refused with check's verdict, and the game is as it was.
+//! let out_of_turn = serde_json::json!({"by": first["by"], "play": "S2"});
+//! let refused = game.apply(&out_of_turn).unwrap_err();
+//! assert_eq!(refused.verdict, shinpan::Verdict::Illegal);
+//! assert_eq!(game.events(), 2);
+//! let transcript = game.transcript();
+//! assert_eq!(rules.check_text("game", &transcript).verdict, shinpan::Verdict::Legal);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::rc::Rc;
+
+use serde_json::{Map, Value as Json, json};
+
+use crate::diag::Diag;
+use crate::limits::Limits;
+use crate::program::Program;
+use crate::program::value::Value;
+use crate::report::check::{Judged, Report};
+use crate::rules::{Rules, RulesError};
+use crate::run::rng::Rng;
+use crate::run::{Candidate, Event, Live, LiveMode, Machine, Progress, Saved, Source};
+use crate::transcript::Yaml;
+
+/// A game under way, waiting for its next event. Cloning it is cheap (its values are
+/// shared until one side changes them), and a clone goes on on its own. It stays on the
+/// thread that made it.
+#[derive(Clone)]
+pub struct Game {
+    rules: Rules,
+    program: Rc<Program>,
+    /// The game where it waits for its next event.
+    saved: Saved,
+    /// The events taken so far, each with the generator's state before it (so an undo that
+    /// plays the game again draws as it did).
+    events: Vec<(Event, Rng)>,
+    /// The state as the game began, which `undo` plays the events again from.
+    start: Saved,
+    /// What verdicts and the transcript call the game.
+    name: String,
+}
+
+/// An action that is legal where the game waits.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LegalEvent {
+    /// Who takes it: a player's name, or `table`.
+    pub by: String,
+    /// The action's name.
+    pub action: String,
+    /// The event as a transcript writes it; `None` for a chance move, which the rules draw
+    /// at random (`Game::draw` plays one).
+    pub event: Option<Json>,
+    /// The action in words, as a verdict's help line says it (`aki play S5`; a chance move
+    /// as `table deal (any the rules allow)`).
+    pub words: String,
+    /// Whether it is a chance move.
+    pub chance: bool,
+}
+
+/// An event the game did not take (or a game it could not resume), with the verdict `check`
+/// gives the transcript with that event at its end: it reads as that `Report`.
+pub struct Refused {
+    /// The verdict: illegal (the rule broken, what was legal, the state before the event),
+    /// or malformed (an event that cannot be read, rules that failed while running).
+    pub report: Box<Report>,
+}
+
+impl From<Report> for Refused {
+    fn from(report: Report) -> Refused {
+        Refused { report: Box::new(report) }
+    }
+}
+
+impl std::ops::Deref for Refused {
+    type Target = Report;
+
+    fn deref(&self) -> &Report {
+        &self.report
+    }
+}
+
+impl std::fmt::Debug for Refused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Refused({})", self.report.json_line())
+    }
+}
+
+impl std::fmt::Display for Refused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let r = &self.report;
+        match (r.violations.first(), r.errors.first()) {
+            (Some(v), _) => write!(f, "{}: {}", v.rule, v.message),
+            (None, Some(e)) => write!(f, "{}", e.message),
+            (None, None) => write!(f, "{}", r.verdict.word()),
+        }
+    }
+}
+
+impl std::error::Error for Refused {}
+
+impl LegalEvent {
+    /// As JSON: `{"by", "action", "event", "words", "chance"}` (`event` null for a chance move).
+    pub fn json(&self) -> Json {
+        json!({"by": self.by, "action": self.action, "event": self.event, "words": self.words, "chance": self.chance})
+    }
+}
+
+impl Rules {
+    /// A new game among `players` players (named as `play` names them, or by the rules'
+    /// seats), with these rules' parameters; `seed` drives its chance moves and `draw`.
+    pub fn new_game(&self, players: usize, seed: u64) -> Result<Game, RulesError> {
+        let names: Vec<Yaml> = match &self.program()?.seats {
+            Some(seats) => seats.iter().map(|s| Yaml::Str(s.clone())).collect(),
+            None => crate::play::default_names(players),
+        };
+        self.game_among(names, seed)
+    }
+
+    /// A new game among players with these names, in seating order.
+    pub fn new_game_named(&self, names: &[String], seed: u64) -> Result<Game, RulesError> {
+        let names = names.iter().map(|n| Yaml::Str(n.clone())).collect();
+        self.game_among(names, seed)
+    }
+
+    /// The game a transcript (YAML or JSON text) has reached, ready to go on from its last
+    /// event, with its players and its `variant` under these rules' parameters; the verdict
+    /// on it when it is not a legal game.
+    pub fn resume_game(&self, name: &str, transcript: &str, seed: u64) -> Result<Game, Refused> {
+        let report = self.check_text(name, transcript);
+        if report.verdict != crate::Verdict::Legal {
+            return Err(Refused::from(report));
+        }
+        let raw = crate::transcript::read(transcript).map_err(|_| Refused::from(self.check_text(name, transcript)))?;
+        let variant: Vec<(String, Yaml)> = match raw.variant.as_ref().map(|v| &v.value) {
+            Some(Yaml::Map(entries)) => entries
+                .iter()
+                .filter_map(|(k, v)| match k {
+                    Yaml::Str(k) => Some((k.clone(), v.clone())),
+                    _ => None,
+                })
+                .collect(),
+            _ => vec![],
+        };
+        let rules = self.under_variant(&variant);
+        let names = raw.players.as_ref().map_or(Yaml::Null, |p| p.value.clone());
+        let Yaml::Seq(names) = names else { return Err(Refused::from(report)) };
+        let mut game = rules.game_among(names, seed).map_err(|e| Refused::from(report_of_error(name, &e)))?;
+        game.name = name.to_string();
+        for e in raw.events.and_then(Result::ok).unwrap_or_default() {
+            game.apply(&e.value.to_json())?;
+        }
+        Ok(game)
+    }
+
+    fn game_among(&self, names: Vec<Yaml>, seed: u64) -> Result<Game, RulesError> {
+        self.program()?;
+        let located = |value| Some(crate::transcript::Located { value, line: 0, span: 0..0 });
+        let raw = crate::transcript::RawTranscript {
+            players: located(Yaml::Seq(names)),
+            events: Some(Ok(vec![])),
+            ..Default::default()
+        };
+        let (program, setup) = self.game_program(raw).map_err(RulesError::usage)?;
+        let limits = self.limits();
+        let mut machine = Machine::new(&program, setup.players, setup.params, Source::Live(Live::default()));
+        machine.set_limits(&limits);
+        machine.reseed(seed);
+        let failed = |d: Diag| RulesError { code: d.code, message: d.message.clone(), diagnostics: vec![d] };
+        machine.start().map_err(failed)?;
+        machine.advance().map_err(failed)?;
+        let saved = machine.save();
+        Ok(Game { rules: self.clone(), start: saved.clone(), saved, program, events: vec![], name: "game".to_string() })
+    }
+}
+
+impl Game {
+    /// The legal events where the game waits. At a point the rules may leave without an
+    /// event (`otherwise`), they are its own actions and then those of the points after it.
+    pub fn legal(&self) -> Result<Vec<LegalEvent>, RulesError> {
+        let mut saved = self.saved.clone();
+        *saved.source_mut() =
+            Source::Live(Live { mode: LiveMode::Legal { found: vec![], judged_here: vec![] }, ..Live::default() });
+        let mut machine = Machine::resume(&self.program, saved);
+        machine.advance().map_err(|d| RulesError { code: d.code, message: d.message.clone(), diagnostics: vec![d] })?;
+        let found = match machine.save().source_mut() {
+            Source::Live(Live { mode: LiveMode::Legal { found, .. }, .. }) => std::mem::take(found),
+            _ => vec![],
+        };
+        Ok(self.described(found))
+    }
+
+    /// The candidates as legal events, a chance move once per actor and action.
+    fn described(&self, found: Vec<Candidate>) -> Vec<LegalEvent> {
+        let (program, players) = (&*self.program, self.saved.players());
+        let mut out: Vec<LegalEvent> = vec![];
+        for k in found {
+            let by = crate::run::show(program, players, &k.actor);
+            let action = program.actions[k.action as usize].name.clone();
+            if k.sampled {
+                if !out.iter().any(|l| l.chance && l.by == by && l.action == action) {
+                    let words = format!("{by} {action} (any the rules allow)");
+                    out.push(LegalEvent { by, action, event: None, words, chance: true });
+                }
+                continue;
+            }
+            let event = crate::play::event_json(program, players, &Event::of(&k));
+            let words = Machine::new(program, players.clone(), vec![], Source::Live(Live::default())).describe(&k);
+            out.push(LegalEvent { by, action, event: Some(event), words, chance: false });
+        }
+        out
+    }
+
+    /// Takes one event (a transcript's event: `{"by": PLAYER, ACTION: ARG}`). Refused, the
+    /// game is as it was and the answer is the verdict `check` gives the transcript with the
+    /// event added: illegal (the rule, what was legal, the state), or malformed (an event
+    /// that cannot be read, or rules that failed).
+    pub fn apply(&mut self, event: &Json) -> Result<(), Refused> {
+        let raw = self.raw_event(event);
+        let decoded = crate::transcript::decode::one_event(
+            &self.program,
+            self.saved.players(),
+            self.saved.params(),
+            self.events.len(),
+            &raw,
+        );
+        match decoded {
+            Ok(e) => self.take(e, LiveMode::Wait).map(|_| ()),
+            Err(_) => Err(Refused::from(self.check_with(Some(event)))),
+        }
+    }
+
+    /// Draws the next event as a random game does (uniformly among the legal ones, a chance
+    /// move as its rules' `choices` draw it, from the game's own seed) and takes it: the
+    /// event, or `None` when no event can be drawn (the game is over, or nothing is legal).
+    pub fn draw(&mut self) -> Result<Option<Json>, Refused> {
+        let placeholder = Event { actor: Value::Null, action: 0, arg: Value::Null, index: 0, line: 0, span: 0..0 };
+        let drawn = self.take(placeholder, LiveMode::Draw)?;
+        let players = self.saved.players();
+        Ok(drawn.map(|e| crate::play::event_json(&self.program, players, &e)))
+    }
+
+    /// Seeds the generator `draw` and chance moves use from here on.
+    pub fn reseed(&mut self, seed: u64) {
+        self.saved.set_rng(Rng::new(seed));
+    }
+
+    /// Runs the game on from where it waits with `event` (`Wait`), or with an event it draws
+    /// (`Draw`): what was taken, if anything; refused, the game is unchanged.
+    fn take(&mut self, mut event: Event, mode: LiveMode) -> Result<Option<Event>, Refused> {
+        event.index = self.events.len();
+        let rng = self.saved.rng().clone();
+        let mut saved = self.saved.clone();
+        let pending = matches!(mode, LiveMode::Wait).then(|| event.clone());
+        *saved.source_mut() = Source::Live(Live { pending, mode, drawn: None });
+        let mut machine = Machine::resume(&self.program, saved);
+        let progress = match machine.advance() {
+            Ok(progress) => progress,
+            Err(d) => return Err(Refused::from(self.rules_failed(d, Some(&event)))),
+        };
+        let drawn = match machine.source_mut() {
+            Source::Live(live) => live.drawn.take(),
+            _ => None,
+        };
+        let taken = drawn.clone().unwrap_or(event);
+        if machine.has_violation() || progress == Progress::Ended {
+            if drawn.is_none() && !machine.has_violation() {
+                return Ok(None);
+            }
+            let outcome = machine.outcome().map_err(|d| Refused::from(self.rules_failed(d, Some(&taken))))?;
+            return Err(Refused::from(self.report(outcome, Some(&taken))));
+        }
+        self.saved = machine.save();
+        self.events.push((taken.clone(), rng));
+        Ok(Some(taken))
+    }
+
+    /// The variables the rules' `view` shows, by name, in transcript words.
+    pub fn state(&self) -> Map<String, Json> {
+        let view: Vec<u16> = self.program.view.clone();
+        self.variables(&view)
+    }
+
+    /// Every variable of the rules, by name, in transcript words.
+    pub fn variables_all(&self) -> Map<String, Json> {
+        let all: Vec<u16> = (0..self.program.vars.len() as u16).collect();
+        self.variables(&all)
+    }
+
+    fn variables(&self, which: &[u16]) -> Map<String, Json> {
+        let globals = self.saved.globals();
+        let state: Vec<(u16, Value)> =
+            which.iter().filter_map(|&v| Some((v, globals.get(v as usize)?.clone()))).collect();
+        let mut budget = crate::report::values::JsonBudget::new(self.rules.limits().verdict_json_values);
+        crate::report::values::state_json(&self.program, self.saved.players(), &state, &mut budget)
+    }
+
+    /// Whether a `finish` has run: the game is over, though `always` actions may still be open.
+    pub fn finished(&self) -> bool {
+        self.saved.finished()
+    }
+
+    /// The verdict `check` gives the transcript of the game so far (`transcript()`): legal,
+    /// with the scores, the winners once finished, and the rules' notes. Any `otherwise` the
+    /// game waits at is left, as at the end of a transcript.
+    pub fn verdict(&self) -> Report {
+        let mut saved = self.saved.clone();
+        *saved.source_mut() = Source::Live(Live { mode: LiveMode::End, ..Live::default() });
+        let mut machine = Machine::resume(&self.program, saved);
+        let outcome = machine.advance().and_then(|_| machine.outcome());
+        match outcome {
+            Ok(outcome) => self.report(outcome, None),
+            Err(d) => self.rules_failed(d, None),
+        }
+    }
+
+    /// Each player's score as `check` gives it for the game so far (`verdict()`).
+    pub fn scores(&self) -> Map<String, Json> {
+        self.verdict().scores.unwrap_or_default().into_iter().collect()
+    }
+
+    /// The winners as `check` gives them for the game so far: none before the game is finished.
+    pub fn winners(&self) -> Vec<String> {
+        self.verdict().winners
+    }
+
+    /// How many events the game has taken.
+    pub fn events(&self) -> usize {
+        self.events.len()
+    }
+
+    /// The players in seating order.
+    pub fn players(&self) -> Vec<String> {
+        self.saved.players().to_vec()
+    }
+
+    /// Takes back the last event: the game is as it was before it (its generator too). False
+    /// when there is none. It plays the game again from the start without it, so it costs
+    /// what the game so far cost.
+    pub fn undo(&mut self) -> Result<bool, Refused> {
+        let Some(((_, rng), kept)) = self.events.split_last() else { return Ok(false) };
+        let (rng, kept) = (rng.clone(), kept.to_vec());
+        let mut again = self.clone();
+        again.saved = self.start.clone();
+        again.events.clear();
+        for (event, before) in kept {
+            again.saved.set_rng(before);
+            again.take(event, LiveMode::Wait)?;
+        }
+        again.saved.set_rng(rng);
+        *self = again;
+        Ok(true)
+    }
+
+    /// Names the game in verdicts (`game` unless given).
+    pub fn set_name(&mut self, name: &str) {
+        self.name = name.to_string();
+    }
+
+    /// The game so far as a transcript (YAML in JSON flow style, one event a line, as `play`
+    /// writes them), which `check` judges as this game judged each event.
+    pub fn transcript(&self) -> String {
+        self.transcript_with(None).0
+    }
+
+    /// The transcript, with `extra` as one more event at its end (an event that may not be
+    /// read), and the events with the lines and places where the text writes them.
+    fn transcript_with(&self, extra: Option<&Json>) -> (String, Vec<Event>) {
+        let (program, players) = (&*self.program, self.saved.players());
+        let names: Vec<Json> = players.iter().map(|n| json!(n)).collect();
+        let mut text = format!("rules: {}\nplayers: {}\n", json!(self.rules.name()), Json::Array(names));
+        let variant = self.rules.variant();
+        if !variant.is_empty() {
+            let given: Map<String, Json> = variant.iter().map(|(k, v)| (k.clone(), v.to_json())).collect();
+            text.push_str(&format!("variant: {}\n", Json::Object(given)));
+        }
+        text.push_str("events:\n");
+        let mut line = text.lines().count();
+        let mut events = Vec::with_capacity(self.events.len() + 1);
+        let values = Limits::DEFAULT.verdict_json_values;
+        for (e, _) in &self.events {
+            let written = crate::report::values::action_json(program, players, &e.actor, e.action, &e.arg, values);
+            line += 1;
+            let start = text.len() + 4;
+            text.push_str(&format!("  - {written}\n"));
+            events.push(Event { line, span: start..text.len() - 1, ..e.clone() });
+        }
+        if let Some(extra) = extra {
+            text.push_str(&format!("  - {extra}\n"));
+        }
+        (text, events)
+    }
+
+    /// The transcript with one more event, checked whole: the verdict on an event that could
+    /// not be read.
+    fn check_with(&self, extra: Option<&Json>) -> Report {
+        let (text, _) = self.transcript_with(extra);
+        let mut report = self.rules.check_text(&self.name, &text);
+        report.fuel_spent = 0;
+        report
+    }
+
+    /// The verdict from a run's outcome, on the transcript with `extra` at its end.
+    fn report(&self, outcome: crate::run::Outcome, extra: Option<&Event>) -> Report {
+        let extra_json = extra.map(|e| crate::play::event_json(&self.program, self.saved.players(), e));
+        let (text, mut events) = self.transcript_with(extra_json.as_ref());
+        if let Some(e) = extra {
+            let line = text.lines().count();
+            let start = text.trim_end().rfind('\n').map_or(0, |i| i + 5);
+            events.push(Event { line, span: start..text.len() - 1, ..e.clone() });
+        }
+        let judged = Judged {
+            program: &self.program,
+            players: self.saved.players(),
+            events: &events,
+            limits: &self.rules.limits(),
+        };
+        crate::report::check::report(&self.name, Rc::new(text), Some(self.program.name.clone()), judged, outcome)
+    }
+
+    /// The verdict when the rules themselves failed while running.
+    fn rules_failed(&self, d: Diag, extra: Option<&Event>) -> Report {
+        let extra = extra.map(|e| crate::play::event_json(&self.program, self.saved.players(), e));
+        let (text, _) = self.transcript_with(extra.as_ref());
+        crate::report::check::rules_failed(&self.name, Rc::new(text), Some(self.program.name.clone()), d)
+    }
+
+    /// An event given as JSON, read as a transcript's event is.
+    fn raw_event(&self, event: &Json) -> crate::transcript::RawEvent {
+        let text = event.to_string();
+        let value = crate::transcript::parse_value(&text).unwrap_or(Yaml::Null);
+        crate::transcript::RawEvent { value, line: 0, span: 0..0 }
+    }
+}
+
+/// A verdict for rules that could not be used at all.
+fn report_of_error(name: &str, e: &RulesError) -> Report {
+    Report::unreadable(name, crate::transcript::Problem::BadRules, e.message.clone())
+}

@@ -1,0 +1,334 @@
+//! The live referee (`Game`) judges as `check` does: every fixture stepped event by event
+//! gives the verdict, the violation and the scores that checking the whole transcript gives;
+//! games drawn move by move are the games `play` plays; a refused event, a clone and an undo
+//! leave the game exactly as it was.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "tests fail loudly")]
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value as Json, json};
+use shinpan::{Game, Report, Rules, Verdict};
+
+/// Every built-in game, with a player count it is played with.
+const GAMES: &[(&str, usize)] = &[
+    ("hangover", 4),
+    ("hangover", 3),
+    ("curtain-call", 2),
+    ("torite-4to6", 4),
+    ("torite-4to6", 3),
+    ("clock-tcg", 2),
+    ("bridge", 4),
+    ("bridge-duplicate", 4),
+];
+
+/// Seeded random games of every built-in game, played move by move (`SHINPAN_GAME_SEEDS`
+/// sets how many of each; the default keeps the suite short).
+fn seeds() -> u64 {
+    std::env::var("SHINPAN_GAME_SEEDS").ok().and_then(|s| s.parse().ok()).unwrap_or(40)
+}
+
+fn drawn_game(rules: &Rules, players: usize, seed: u64) -> Game {
+    let mut game = rules.new_game(players, seed).unwrap();
+    while game.draw().unwrap().is_some() {
+        assert!(game.events() < 20_000, "a built-in game ends");
+    }
+    game
+}
+
+/// The fixtures of the checker: each transcript beside an `expected.jsonl`.
+fn fixtures() -> Vec<PathBuf> {
+    let mut dirs = vec![];
+    for entry in std::fs::read_dir("fixtures").unwrap() {
+        let dir = entry.unwrap().path();
+        if dir.ends_with("examples") {
+            dirs.extend(std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()));
+        } else {
+            dirs.push(dir);
+        }
+    }
+    let mut files = vec![];
+    for dir in dirs.iter().filter(|d| d.join("expected.jsonl").exists()) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "yaml" || e == "json") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    assert!(files.len() > 250, "the fixtures are found ({})", files.len());
+    files
+}
+
+/// The rules a fixture names: a built-in game, or a rules file beside it.
+fn rules_of(path: &Path, transcript: &Json) -> Option<Rules> {
+    let name = transcript["rules"].as_str()?;
+    let builtin = shinpan::editor::builtin_games().any(|g| g == name);
+    let found = if builtin { name.to_string() } else { path.parent()?.join(name).to_string_lossy().into_owned() };
+    Rules::new(&found).ok()
+}
+
+/// A transcript as JSON (YAML read through the engine's own reader).
+fn transcript_json(text: &str) -> Option<Json> {
+    let raw = shinpan::transcript::read(text).ok()?;
+    let mut t = serde_json::Map::new();
+    for (key, value) in [("rules", &raw.rules), ("players", &raw.players), ("variant", &raw.variant)] {
+        if let Some(v) = value {
+            t.insert(key.into(), v.value.to_json());
+        }
+    }
+    let events: Vec<Json> = raw.events?.ok()?.iter().map(|e| e.value.to_json()).collect();
+    t.insert("events".into(), Json::Array(events));
+    Some(Json::Object(t))
+}
+
+/// What a verdict says that does not depend on where the transcript writes its events.
+fn judged(report: &Report) -> Json {
+    let mut j = report.json();
+    let o = j.as_object_mut().unwrap();
+    for key in ["file", "rules"] {
+        o.remove(key);
+    }
+    for v in o.get_mut("violations").and_then(Json::as_array_mut).into_iter().flatten() {
+        let v = v.as_object_mut().unwrap();
+        v.remove("line");
+        v.remove("column");
+        if let Some(history) = v.get_mut("history").and_then(Json::as_object_mut) {
+            for changes in history.values_mut().filter_map(Json::as_array_mut) {
+                for c in changes.iter_mut().filter_map(Json::as_object_mut) {
+                    c.remove("line");
+                }
+            }
+        }
+    }
+    for n in o.get_mut("notes").and_then(Json::as_array_mut).into_iter().flatten() {
+        n.as_object_mut().unwrap().remove("line");
+    }
+    j
+}
+
+/// Steps a transcript's events through a game: the verdict of the first refused, or of the
+/// game after the last.
+fn stepped(rules: &Rules, name: &str, transcript: &Json) -> Result<Report, shinpan::Refused> {
+    let mut start = transcript.clone();
+    start["events"] = json!([]);
+    let mut game = rules.resume_game(name, &start.to_string(), 0)?;
+    for event in transcript["events"].as_array().unwrap() {
+        game.apply(event)?;
+    }
+    Ok(game.verdict())
+}
+
+#[test]
+fn every_fixture_stepped_gets_the_verdict_of_the_whole_transcript() {
+    let mut compared = 0;
+    for path in fixtures() {
+        let Ok(text) = std::fs::read_to_string(&path) else { continue }; // not text: never a game
+        let Some(mut transcript) = transcript_json(&text) else { continue };
+        let Some(rules) = rules_of(&path, &transcript) else { continue };
+        let name = path.to_string_lossy().into_owned();
+        // A card file the variant names is found from the transcript's folder: named from
+        // here, for the whole transcript and the game alike.
+        let whole = if let Some(variant) = transcript["variant"].as_object_mut()
+            && let Some(pool) = variant.get_mut("pool")
+            && let Some(file) = pool.as_str()
+        {
+            *pool = json!(path.parent().unwrap().join(file));
+            rules.check_value(&name, &transcript)
+        } else {
+            rules.check_text(&name, &text)
+        };
+        let step = match stepped(&rules, &name, &transcript) {
+            Ok(report) => report,
+            Err(refused) => *refused.report,
+        };
+        if whole.verdict == Verdict::Malformed && whole.spec_errors.is_empty() {
+            // Checking reads every event before it judges one; a game judges each as it
+            // comes, so an illegal event before the unreadable one is found first.
+            let first = |r: &Report| r.json()["errors"][0].clone();
+            let (whole_error, step_error) = (first(&whole), first(&step));
+            if step.verdict == Verdict::Illegal {
+                assert!(step.violations[0].event < whole_error["event"].as_u64().unwrap() as usize, "{name}");
+            } else {
+                for key in ["message", "kind", "event"] {
+                    assert_eq!(step_error[key], whole_error[key], "{name}: {key}");
+                }
+            }
+            compared += 1;
+            continue;
+        }
+        assert_eq!(judged(&step), judged(&whole), "{name}: stepped, then whole");
+        // The verdict of a refused event is the verdict on the transcript it writes.
+        let again = rules.check_text(&name, &step.text);
+        assert_eq!(step.json_line(), again.json_line(), "{name}: the refusal's own transcript");
+        compared += 1;
+    }
+    assert!(compared > 250, "{compared} fixtures compared");
+}
+
+#[test]
+fn a_game_drawn_move_by_move_is_the_game_play_plays() {
+    for &(name, players) in GAMES {
+        let rules = Rules::new(name).unwrap();
+        for seed in 0..seeds() {
+            let game = drawn_game(&rules, players, seed);
+            assert_eq!(game.transcript(), rules.play(players, seed).unwrap(), "{name} seed {seed}");
+            let verdict = game.verdict();
+            let whole = rules.check_text("game", &game.transcript());
+            assert_eq!(verdict.json_line(), whole.json_line(), "{name} seed {seed}");
+        }
+    }
+}
+
+/// Every legal event listed is accepted, and each refused event leaves the game as it was.
+#[test]
+fn what_is_listed_is_accepted_and_a_refusal_changes_nothing() {
+    for &(name, players) in GAMES {
+        let rules = Rules::new(name).unwrap();
+        for seed in 0..seeds().min(5) {
+            let mut game = rules.new_game(players, seed).unwrap();
+            let mut steps = 0;
+            loop {
+                let legal = game.legal().unwrap();
+                let (transcript, state, listed) = (game.transcript(), game.variables_all(), legal.clone());
+                for l in legal.iter().filter_map(|l| l.event.as_ref()) {
+                    let mut tried = game.clone();
+                    tried.apply(l).unwrap_or_else(|r| panic!("{name} seed {seed}: {l} refused: {}", r.json_line()));
+                }
+                // An event no one listed: a known action by a player with the argument of
+                // another action or player, refused with the game unchanged.
+                if let Some(odd) = unlisted(&game, &legal) {
+                    let refused = game.apply(&odd);
+                    assert!(refused.is_err(), "{name} seed {seed}: {odd} is not listed but was accepted");
+                    assert_eq!(game.transcript(), transcript);
+                    assert_eq!(game.variables_all(), state);
+                    assert_eq!(game.legal().unwrap(), listed);
+                }
+                if game.draw().unwrap().is_none() || steps > 400 {
+                    break;
+                }
+                steps += 1;
+            }
+        }
+    }
+}
+
+/// An event the game did not list: the first listed event with its actor changed.
+fn unlisted(game: &Game, legal: &[shinpan::LegalEvent]) -> Option<Json> {
+    let first = legal.iter().find_map(|l| l.event.clone())?;
+    let players = game.players();
+    for p in players.iter().chain(["table".to_string()].iter()) {
+        let mut odd = first.clone();
+        odd["by"] = json!(p);
+        if !legal.iter().any(|l| l.event.as_ref() == Some(&odd)) {
+            return Some(odd);
+        }
+    }
+    None
+}
+
+#[test]
+fn a_clone_goes_on_alone_and_undo_gives_back_the_game_before() {
+    for &(name, players) in GAMES {
+        let rules = Rules::new(name).unwrap();
+        let mut game = rules.new_game(players, 3).unwrap();
+        for _ in 0..12 {
+            game.draw().unwrap();
+        }
+        let (transcript, state, legal) = (game.transcript(), game.variables_all(), game.legal().unwrap());
+        let mut other = game.clone();
+        for _ in 0..10 {
+            other.draw().unwrap();
+        }
+        assert_ne!(other.transcript(), transcript, "{name}: the clone played on");
+        assert_eq!((game.transcript(), game.variables_all()), (transcript.clone(), state.clone()), "{name}");
+        // Undo after a draw: the same state, the same legal events, and the same next draw.
+        let mut undone = game.clone();
+        let drawn = undone.draw().unwrap();
+        assert!(undone.undo().unwrap());
+        assert_eq!(undone.transcript(), transcript, "{name}");
+        assert_eq!(undone.variables_all(), state, "{name}");
+        assert_eq!(undone.legal().unwrap(), legal, "{name}");
+        assert_eq!(undone.draw().unwrap(), drawn, "{name}: the generator is given back too");
+    }
+}
+
+#[test]
+fn a_fresh_game_has_nothing_to_undo() {
+    let mut game = Rules::new("hangover").unwrap().new_game(4, 1).unwrap();
+    assert!(!game.undo().unwrap());
+    assert_eq!(game.events(), 0);
+}
+
+#[test]
+fn an_event_that_cannot_be_read_is_refused_as_check_refuses_it() {
+    let rules = Rules::new("hangover").unwrap();
+    let mut game = rules.new_game(4, 1).unwrap();
+    game.draw().unwrap();
+    for bad in
+        [json!({"by": "aki", "play": "ZZ"}), json!({"by": "nobody", "play": "S5"}), json!({"by": "aki"}), json!(7)]
+    {
+        let refused = game.apply(&bad).unwrap_err();
+        assert_eq!(refused.verdict, Verdict::Malformed, "{bad}");
+        assert_eq!(refused.json_line(), rules.check_text("game", &refused.text).json_line(), "{bad}");
+        assert_eq!(game.events(), 1, "{bad}: nothing was taken");
+    }
+}
+
+#[test]
+fn a_game_resumed_from_a_transcript_goes_on_where_it_stopped() {
+    let rules = Rules::new("curtain-call").unwrap();
+    let whole = drawn_game(&rules, 2, 9);
+    let text = whole.transcript();
+    let mut lines: Vec<&str> = text.lines().collect();
+    let kept = lines.len() - 20;
+    lines.truncate(kept);
+    let half = lines.join("\n") + "\n";
+    let mut resumed = rules.resume_game("half", &half, 0).unwrap();
+    assert_eq!(resumed.transcript(), half);
+    let rest: Vec<Json> =
+        text.lines().skip(kept).map(|l| serde_json::from_str(l.trim_start_matches("  - ")).unwrap()).collect();
+    for event in &rest {
+        resumed.apply(event).unwrap();
+    }
+    assert_eq!(resumed.transcript(), text);
+    assert_eq!(resumed.scores(), whole.scores());
+    assert_eq!(resumed.winners(), whole.winners());
+    assert!(resumed.finished());
+}
+
+#[test]
+fn a_transcript_that_is_not_legal_is_not_resumed() {
+    let rules = Rules::new("hangover").unwrap();
+    let text = std::fs::read_to_string("fixtures/hangover/must-follow.yaml").unwrap();
+    let refused = rules.resume_game("must-follow", &text, 0).err().unwrap();
+    assert_eq!(refused.verdict, Verdict::Illegal);
+}
+
+#[test]
+fn named_players_are_the_game_s_players() {
+    let rules = Rules::new("hangover").unwrap();
+    let names: Vec<String> = ["north", "east", "south"].iter().map(|s| s.to_string()).collect();
+    let mut game = rules.new_game_named(&names, 5).unwrap();
+    assert_eq!(game.players(), names);
+    let mut legal = game.legal().unwrap();
+    while legal.iter().all(|l| l.by == "table") {
+        game.draw().unwrap();
+        legal = game.legal().unwrap();
+    }
+    assert!(legal.iter().any(|l| names.contains(&l.by)), "{legal:?}");
+    assert!(legal.iter().all(|l| names.contains(&l.by) || l.by == "table"), "{legal:?}");
+    assert!(rules.new_game_named(&["solo".to_string()], 5).is_err(), "Hangover is for 3 to 5");
+}
+
+#[test]
+fn a_chance_move_is_listed_by_its_kind() {
+    let game = Rules::new("hangover").unwrap().new_game(4, 1).unwrap();
+    let legal = game.legal().unwrap();
+    let deals: Vec<_> = legal.iter().filter(|l| l.action == "deal").collect();
+    assert_eq!(deals.len(), 1, "one deal of many: {legal:?}");
+    assert!(deals[0].chance && deals[0].event.is_none());
+    assert_eq!(deals[0].words, "table deal (any the rules allow)");
+    assert_eq!(deals[0].json()["event"], Json::Null);
+    assert!(legal.iter().filter(|l| l.action != "deal").all(|l| !l.chance && l.event.is_some()), "{legal:?}");
+}
