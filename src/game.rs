@@ -12,12 +12,12 @@
 //! let legal = game.legal()?;
 //! let first = legal[0].event.clone().expect("a player's move is written out");
 //! game.apply(&first)?;
-//! assert_eq!(game.events(), 2);
+//! assert_eq!(game.event_count(), 2);
 //! // Playing out of turn is refused with check's verdict, and the game is as it was.
 //! let out_of_turn = serde_json::json!({"by": first["by"], "play": "S2"});
 //! let refused = game.apply(&out_of_turn).unwrap_err();
 //! assert_eq!(refused.verdict, shinpan::Verdict::Illegal);
-//! assert_eq!(game.events(), 2);
+//! assert_eq!(game.event_count(), 2);
 //! let transcript = game.transcript();
 //! assert_eq!(rules.check_text("game", &transcript).verdict, shinpan::Verdict::Legal);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
@@ -292,16 +292,16 @@ impl Game {
     /// The variables the rules' `view` shows, by name, in transcript words.
     pub fn state(&self) -> Map<String, Json> {
         let view: Vec<u16> = self.program.view.clone();
-        self.variables(&view)
+        self.named(&view)
     }
 
     /// Every variable of the rules, by name, in transcript words.
-    pub fn variables_all(&self) -> Map<String, Json> {
+    pub fn variables(&self) -> Map<String, Json> {
         let all: Vec<u16> = (0..self.program.vars.len() as u16).collect();
-        self.variables(&all)
+        self.named(&all)
     }
 
-    fn variables(&self, which: &[u16]) -> Map<String, Json> {
+    fn named(&self, which: &[u16]) -> Map<String, Json> {
         let globals = self.saved.globals();
         let state: Vec<(u16, Value)> =
             which.iter().filter_map(|&v| Some((v, globals.get(v as usize)?.clone()))).collect();
@@ -339,7 +339,7 @@ impl Game {
     }
 
     /// How many events the game has taken.
-    pub fn events(&self) -> usize {
+    pub fn event_count(&self) -> usize {
         self.events.len()
     }
 

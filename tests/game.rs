@@ -30,7 +30,7 @@ fn seeds() -> u64 {
 fn drawn_game(rules: &Rules, players: usize, seed: u64) -> Game {
     let mut game = rules.new_game(players, seed).unwrap();
     while game.draw().unwrap().is_some() {
-        assert!(game.events() < 20_000, "a built-in game ends");
+        assert!(game.event_count() < 20_000, "a built-in game ends");
     }
     game
 }
@@ -190,7 +190,7 @@ fn what_is_listed_is_accepted_and_a_refusal_changes_nothing() {
             let mut steps = 0;
             loop {
                 let legal = game.legal().unwrap();
-                let (transcript, state, listed) = (game.transcript(), game.variables_all(), legal.clone());
+                let (transcript, state, listed) = (game.transcript(), game.variables(), legal.clone());
                 for l in legal.iter().filter_map(|l| l.event.as_ref()) {
                     let mut tried = game.clone();
                     tried.apply(l).unwrap_or_else(|r| panic!("{name} seed {seed}: {l} refused: {}", r.json_line()));
@@ -201,7 +201,7 @@ fn what_is_listed_is_accepted_and_a_refusal_changes_nothing() {
                     let refused = game.apply(&odd);
                     assert!(refused.is_err(), "{name} seed {seed}: {odd} is not listed but was accepted");
                     assert_eq!(game.transcript(), transcript);
-                    assert_eq!(game.variables_all(), state);
+                    assert_eq!(game.variables(), state);
                     assert_eq!(game.legal().unwrap(), listed);
                 }
                 if game.draw().unwrap().is_none() || steps > 400 {
@@ -235,19 +235,19 @@ fn a_clone_goes_on_alone_and_undo_gives_back_the_game_before() {
         for _ in 0..12 {
             game.draw().unwrap();
         }
-        let (transcript, state, legal) = (game.transcript(), game.variables_all(), game.legal().unwrap());
+        let (transcript, state, legal) = (game.transcript(), game.variables(), game.legal().unwrap());
         let mut other = game.clone();
         for _ in 0..10 {
             other.draw().unwrap();
         }
         assert_ne!(other.transcript(), transcript, "{name}: the clone played on");
-        assert_eq!((game.transcript(), game.variables_all()), (transcript.clone(), state.clone()), "{name}");
+        assert_eq!((game.transcript(), game.variables()), (transcript.clone(), state.clone()), "{name}");
         // Undo after a draw: the same state, the same legal events, and the same next draw.
         let mut undone = game.clone();
         let drawn = undone.draw().unwrap();
         assert!(undone.undo().unwrap());
         assert_eq!(undone.transcript(), transcript, "{name}");
-        assert_eq!(undone.variables_all(), state, "{name}");
+        assert_eq!(undone.variables(), state, "{name}");
         assert_eq!(undone.legal().unwrap(), legal, "{name}");
         assert_eq!(undone.draw().unwrap(), drawn, "{name}: the generator is given back too");
     }
@@ -257,7 +257,7 @@ fn a_clone_goes_on_alone_and_undo_gives_back_the_game_before() {
 fn a_fresh_game_has_nothing_to_undo() {
     let mut game = Rules::new("hangover").unwrap().new_game(4, 1).unwrap();
     assert!(!game.undo().unwrap());
-    assert_eq!(game.events(), 0);
+    assert_eq!(game.event_count(), 0);
 }
 
 #[test]
@@ -271,7 +271,7 @@ fn an_event_that_cannot_be_read_is_refused_as_check_refuses_it() {
         let refused = game.apply(&bad).unwrap_err();
         assert_eq!(refused.verdict, Verdict::Malformed, "{bad}");
         assert_eq!(refused.json_line(), rules.check_text("game", &refused.text).json_line(), "{bad}");
-        assert_eq!(game.events(), 1, "{bad}: nothing was taken");
+        assert_eq!(game.event_count(), 1, "{bad}: nothing was taken");
     }
 }
 
