@@ -6,18 +6,22 @@
 //! ```
 //! let rules = shinpan::Rules::new("hangover")?;
 //! let mut game = rules.new_game(4, 1)?;
-//! // The deal is a chance move: the game draws it from its seed.
+//! // The deal is a chance move, listed by its kind; the game draws it from its seed.
+//! assert_eq!(game.legal()?[0].words(), "table deal (any the rules allow)");
 //! let deal = game.draw()?.expect("a deal");
 //! assert_eq!(deal["by"], "table");
-//! let legal = game.legal()?;
-//! let first = legal[0].event.clone().expect("a player's move is written out");
+//! // Chance moves until a player's move is legal, then the first of them.
+//! while game.legal()?.iter().all(|l| l.by() == "table") {
+//!     game.draw()?;
+//! }
+//! let first = game.legal()?.iter().find(|l| l.by() != "table").and_then(|l| l.event()).expect("a move");
+//! let taken = game.event_count();
 //! game.apply(&first)?;
-//! assert_eq!(game.event_count(), 2);
-//! // Playing out of turn is refused with check's verdict, and the game is as it was.
-//! let out_of_turn = serde_json::json!({"by": first["by"], "play": "S2"});
-//! let refused = game.apply(&out_of_turn).unwrap_err();
+//! assert_eq!(game.event_count(), taken + 1);
+//! // A move no one may make now is refused with check's verdict, and the game is as it was.
+//! let refused = game.apply(&first).unwrap_err();
 //! assert_eq!(refused.verdict, shinpan::Verdict::Illegal);
-//! assert_eq!(game.event_count(), 2);
+//! assert_eq!(game.event_count(), taken + 1);
 //! let transcript = game.transcript();
 //! assert_eq!(rules.check_text("game", &transcript).verdict, shinpan::Verdict::Legal);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
@@ -55,21 +59,69 @@ pub struct Game {
     name: String,
 }
 
-/// An action that is legal where the game waits.
-#[derive(Clone, Debug, PartialEq)]
+/// An action that is legal where the game waits. Its words and its event are written when
+/// asked for, so that listing what is legal costs only the judging.
+#[derive(Clone)]
 pub struct LegalEvent {
+    candidate: Candidate,
+    program: Rc<Program>,
+    players: Rc<[String]>,
+}
+
+impl PartialEq for LegalEvent {
+    fn eq(&self, other: &LegalEvent) -> bool {
+        let (a, b) = (&self.candidate, &other.candidate);
+        (&a.actor, a.action, &a.arg, a.sampled) == (&b.actor, b.action, &b.arg, b.sampled)
+    }
+}
+
+impl std::fmt::Debug for LegalEvent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "LegalEvent({})", self.words())
+    }
+}
+
+impl LegalEvent {
     /// Who takes it: a player's name, or `table`.
-    pub by: String,
+    pub fn by(&self) -> String {
+        crate::run::show(&self.program, &self.players, &self.candidate.actor)
+    }
+
     /// The action's name.
-    pub action: String,
-    /// The event as a transcript writes it; `None` for a chance move, which the rules draw
-    /// at random (`Game::draw` plays one).
-    pub event: Option<Json>,
-    /// The action in words, as a verdict's help line says it (`aki play S5`; a chance move
-    /// as `table deal (any the rules allow)`).
-    pub words: String,
-    /// Whether it is a chance move.
-    pub chance: bool,
+    pub fn action(&self) -> &str {
+        &self.program.actions[self.candidate.action as usize].name
+    }
+
+    /// Whether it is a chance move: the rules draw its argument at random (`Game::draw`, or
+    /// `Game::apply_legal` of this move, plays one).
+    pub fn chance(&self) -> bool {
+        self.candidate.sampled
+    }
+
+    /// The event as a transcript writes it (`{"by": PLAYER, ACTION: ARG}`); `None` for a
+    /// chance move, whose argument is not known until it is drawn.
+    pub fn event(&self) -> Option<Json> {
+        let k = &self.candidate;
+        let values = Limits::DEFAULT.verdict_json_values;
+        let event =
+            crate::report::values::action_json(&self.program, &self.players, &k.actor, k.action, &k.arg, values);
+        (!k.sampled).then_some(event)
+    }
+
+    /// The action in words, as a verdict's help line says it (`aki play S5`; a chance move as
+    /// `table deal (any the rules allow)`).
+    pub fn words(&self) -> String {
+        if self.candidate.sampled {
+            return format!("{} {} (any the rules allow)", self.by(), self.action());
+        }
+        let machine = Machine::new(&self.program, self.players.clone(), vec![], Source::Live(Live::default()));
+        machine.describe(&self.candidate)
+    }
+
+    /// As JSON: `{"by", "action", "event", "words", "chance"}` (`event` null for a chance move).
+    pub fn json(&self) -> Json {
+        json!({"by": self.by(), "action": self.action(), "event": self.event(), "words": self.words(), "chance": self.chance()})
+    }
 }
 
 /// An event the game did not take (or a game it could not resume), with the verdict `check`
@@ -112,13 +164,6 @@ impl std::fmt::Display for Refused {
 }
 
 impl std::error::Error for Refused {}
-
-impl LegalEvent {
-    /// As JSON: `{"by", "action", "event", "words", "chance"}` (`event` null for a chance move).
-    pub fn json(&self) -> Json {
-        json!({"by": self.by, "action": self.action, "event": self.event, "words": self.words, "chance": self.chance})
-    }
-}
 
 impl Rules {
     /// A new game among `players` players (named as `play` names them, or by the rules'
@@ -192,7 +237,7 @@ impl Game {
     /// The legal events where the game waits. At a point the rules may leave without an
     /// event (`otherwise`), they are its own actions and then those of the points after it.
     pub fn legal(&self) -> Result<Vec<LegalEvent>, RulesError> {
-        let mut saved = self.saved.clone();
+        let (mut saved, _) = self.saved.light();
         *saved.source_mut() =
             Source::Live(Live { mode: LiveMode::Legal { found: vec![], judged_here: vec![] }, ..Live::default() });
         let mut machine = Machine::resume(&self.program, saved);
@@ -206,21 +251,16 @@ impl Game {
 
     /// The candidates as legal events, a chance move once per actor and action.
     fn described(&self, found: Vec<Candidate>) -> Vec<LegalEvent> {
-        let (program, players) = (&*self.program, self.saved.players());
-        let mut out: Vec<LegalEvent> = vec![];
+        let mut out: Vec<LegalEvent> = Vec::with_capacity(found.len());
         for k in found {
-            let by = crate::run::show(program, players, &k.actor);
-            let action = program.actions[k.action as usize].name.clone();
-            if k.sampled {
-                if !out.iter().any(|l| l.chance && l.by == by && l.action == action) {
-                    let words = format!("{by} {action} (any the rules allow)");
-                    out.push(LegalEvent { by, action, event: None, words, chance: true });
-                }
+            let same_chance = |l: &LegalEvent| {
+                let c = &l.candidate;
+                c.sampled && c.action == k.action && c.actor == k.actor
+            };
+            if k.sampled && out.iter().any(same_chance) {
                 continue;
             }
-            let event = crate::play::event_json(program, players, &Event::of(&k));
-            let words = Machine::new(program, players.clone(), vec![], Source::Live(Live::default())).describe(&k);
-            out.push(LegalEvent { by, action, event: Some(event), words, chance: false });
+            out.push(LegalEvent { candidate: k, program: self.program.clone(), players: self.saved.players().clone() });
         }
         out
     }
@@ -239,8 +279,23 @@ impl Game {
             &raw,
         );
         match decoded {
-            Ok(e) => self.take(e, LiveMode::Wait).map(|_| ()),
+            Ok(e) => self.take(e, LiveMode::Wait, None).map(|_| ()),
             Err(_) => Err(Refused::from(self.check_with(Some(event)))),
+        }
+    }
+
+    /// Takes an event `legal()` listed, as `apply` takes it written out (judged all the
+    /// same), without reading it again; a chance move is drawn (`draw`). For a program that
+    /// picks its moves from the list.
+    pub fn apply_legal(&mut self, legal: &LegalEvent) -> Result<(), Refused> {
+        let k = &legal.candidate;
+        if !k.sampled {
+            return self.take(Event::of(k), LiveMode::Wait, None).map(|_| ());
+        }
+        match self.take(placeholder(), LiveMode::Draw, Some((k.actor.clone(), k.action)))? {
+            Some(_) => Ok(()),
+            // Not open here: judged as that action with no argument would be.
+            None => Err(Refused::from(self.check_with(Some(&json!({"by": legal.by(), legal.action(): null}))))),
         }
     }
 
@@ -248,8 +303,7 @@ impl Game {
     /// move as its rules' `choices` draw it, from the game's own seed) and takes it: the
     /// event, or `None` when no event can be drawn (the game is over, or nothing is legal).
     pub fn draw(&mut self) -> Result<Option<Json>, Refused> {
-        let placeholder = Event { actor: Value::Null, action: 0, arg: Value::Null, index: 0, line: 0, span: 0..0 };
-        let drawn = self.take(placeholder, LiveMode::Draw)?;
+        let drawn = self.take(placeholder(), LiveMode::Draw, None)?;
         let players = self.saved.players();
         Ok(drawn.map(|e| crate::play::event_json(&self.program, players, &e)))
     }
@@ -261,32 +315,41 @@ impl Game {
 
     /// Runs the game on from where it waits with `event` (`Wait`), or with an event it draws
     /// (`Draw`): what was taken, if anything; refused, the game is unchanged.
-    fn take(&mut self, mut event: Event, mode: LiveMode) -> Result<Option<Event>, Refused> {
+    fn take(&mut self, mut event: Event, mode: LiveMode, only: Option<(Value, u16)>) -> Result<Option<Event>, Refused> {
         event.index = self.events.len();
         let rng = self.saved.rng().clone();
-        let mut saved = self.saved.clone();
+        // The game runs on as it is; what stays behind is a copy to go back to, which costs
+        // what the state costs, not what the game so far does.
+        let (backup, marks) = self.saved.light();
+        let mut working = std::mem::replace(&mut self.saved, backup);
         let pending = matches!(mode, LiveMode::Wait).then(|| event.clone());
-        *saved.source_mut() = Source::Live(Live { pending, mode, drawn: None });
-        let mut machine = Machine::resume(&self.program, saved);
-        let progress = match machine.advance() {
-            Ok(progress) => progress,
-            Err(d) => return Err(Refused::from(self.rules_failed(d, Some(&event)))),
-        };
+        *working.source_mut() = Source::Live(Live { pending, mode, drawn: None, only });
+        let mut machine = Machine::resume(&self.program, working);
+        let progress = machine.advance();
         let drawn = match machine.source_mut() {
             Source::Live(live) => live.drawn.take(),
             _ => None,
         };
         let taken = drawn.clone().unwrap_or(event);
-        if machine.has_violation() || progress == Progress::Ended {
-            if drawn.is_none() && !machine.has_violation() {
-                return Ok(None);
-            }
-            let outcome = machine.outcome().map_err(|d| Refused::from(self.rules_failed(d, Some(&taken))))?;
-            return Err(Refused::from(self.report(outcome, Some(&taken))));
+        if matches!(progress, Ok(Progress::Waiting)) && !machine.has_violation() {
+            self.saved = machine.save();
+            self.events.push((taken.clone(), rng));
+            return Ok(Some(taken));
         }
-        self.saved = machine.save();
-        self.events.push((taken.clone(), rng));
-        Ok(Some(taken))
+        // Refused (or nothing to draw): the game goes back to where it was, with its logs.
+        let notes = machine.notes().to_vec();
+        let answer = match progress {
+            Err(d) => Err(Refused::from(self.rules_failed(d, Some(&taken)))),
+            Ok(_) if !machine.has_violation() && drawn.is_none() => Ok(None),
+            Ok(_) => match machine.outcome() {
+                Ok(outcome) => Err(Refused::from(self.report(outcome, Some(&taken)))),
+                Err(d) => Err(Refused::from(self.rules_failed(d, Some(&taken)))),
+            },
+        };
+        let mut worked = machine.save();
+        worked.set_notes(notes);
+        self.saved.restore_logs(worked, &marks);
+        answer
     }
 
     /// The variables the rules' `view` shows, by name, in transcript words.
@@ -359,7 +422,7 @@ impl Game {
         again.events.clear();
         for (event, before) in kept {
             again.saved.set_rng(before);
-            again.take(event, LiveMode::Wait)?;
+            again.take(event, LiveMode::Wait, None)?;
         }
         again.saved.set_rng(rng);
         *self = again;
@@ -445,6 +508,11 @@ impl Game {
         let value = crate::transcript::parse_value(&text).unwrap_or(Yaml::Null);
         crate::transcript::RawEvent { value, line: 0, span: 0..0 }
     }
+}
+
+/// Where an event is drawn rather than given.
+fn placeholder() -> Event {
+    Event { actor: Value::Null, action: 0, arg: Value::Null, index: 0, line: 0, span: 0..0 }
 }
 
 /// A verdict for rules that could not be used at all.

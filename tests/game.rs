@@ -191,9 +191,9 @@ fn what_is_listed_is_accepted_and_a_refusal_changes_nothing() {
             loop {
                 let legal = game.legal().unwrap();
                 let (transcript, state, listed) = (game.transcript(), game.variables(), legal.clone());
-                for l in legal.iter().filter_map(|l| l.event.as_ref()) {
+                for l in legal.iter().filter_map(|l| l.event()) {
                     let mut tried = game.clone();
-                    tried.apply(l).unwrap_or_else(|r| panic!("{name} seed {seed}: {l} refused: {}", r.json_line()));
+                    tried.apply(&l).unwrap_or_else(|r| panic!("{name} seed {seed}: {l} refused: {}", r.json_line()));
                 }
                 // An event no one listed: a known action by a player with the argument of
                 // another action or player, refused with the game unchanged.
@@ -215,12 +215,12 @@ fn what_is_listed_is_accepted_and_a_refusal_changes_nothing() {
 
 /// An event the game did not list: the first listed event with its actor changed.
 fn unlisted(game: &Game, legal: &[shinpan::LegalEvent]) -> Option<Json> {
-    let first = legal.iter().find_map(|l| l.event.clone())?;
+    let first = legal.iter().find_map(|l| l.event())?;
     let players = game.players();
     for p in players.iter().chain(["table".to_string()].iter()) {
         let mut odd = first.clone();
         odd["by"] = json!(p);
-        if !legal.iter().any(|l| l.event.as_ref() == Some(&odd)) {
+        if !legal.iter().any(|l| l.event().as_ref() == Some(&odd)) {
             return Some(odd);
         }
     }
@@ -312,12 +312,12 @@ fn named_players_are_the_game_s_players() {
     let mut game = rules.new_game_named(&names, 5).unwrap();
     assert_eq!(game.players(), names);
     let mut legal = game.legal().unwrap();
-    while legal.iter().all(|l| l.by == "table") {
+    while legal.iter().all(|l| l.by() == "table") {
         game.draw().unwrap();
         legal = game.legal().unwrap();
     }
-    assert!(legal.iter().any(|l| names.contains(&l.by)), "{legal:?}");
-    assert!(legal.iter().all(|l| names.contains(&l.by) || l.by == "table"), "{legal:?}");
+    assert!(legal.iter().any(|l| names.contains(&l.by())), "{legal:?}");
+    assert!(legal.iter().all(|l| names.contains(&l.by()) || l.by() == "table"), "{legal:?}");
     assert!(rules.new_game_named(&["solo".to_string()], 5).is_err(), "Hangover is for 3 to 5");
 }
 
@@ -325,10 +325,75 @@ fn named_players_are_the_game_s_players() {
 fn a_chance_move_is_listed_by_its_kind() {
     let game = Rules::new("hangover").unwrap().new_game(4, 1).unwrap();
     let legal = game.legal().unwrap();
-    let deals: Vec<_> = legal.iter().filter(|l| l.action == "deal").collect();
+    let deals: Vec<_> = legal.iter().filter(|l| l.action() == "deal").collect();
     assert_eq!(deals.len(), 1, "one deal of many: {legal:?}");
-    assert!(deals[0].chance && deals[0].event.is_none());
-    assert_eq!(deals[0].words, "table deal (any the rules allow)");
+    assert!(deals[0].chance() && deals[0].event().is_none());
+    assert_eq!(deals[0].words(), "table deal (any the rules allow)");
     assert_eq!(deals[0].json()["event"], Json::Null);
-    assert!(legal.iter().filter(|l| l.action != "deal").all(|l| !l.chance && l.event.is_some()), "{legal:?}");
+    assert!(legal.iter().filter(|l| l.action() != "deal").all(|l| !l.chance() && l.event().is_some()), "{legal:?}");
+}
+
+/// A tiny generator for the tests' own choices (not the game's).
+fn pick(state: &mut u64, n: usize) -> usize {
+    *state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+    ((*state >> 33) as usize) % n
+}
+
+/// A program that picks from the list plays a game `check` finds legal, with its scores.
+#[test]
+fn a_game_played_from_the_legal_list_checks_legal() {
+    for &(name, players) in GAMES {
+        let rules = Rules::new(name).unwrap();
+        for seed in 0..seeds().min(20) {
+            let mut game = rules.new_game(players, seed).unwrap();
+            let mut choice = seed;
+            while !game.finished() && game.event_count() < 5_000 {
+                let legal = game.legal().unwrap();
+                if legal.is_empty() {
+                    break;
+                }
+                let chosen = &legal[pick(&mut choice, legal.len())];
+                game.apply_legal(chosen).unwrap_or_else(|r| panic!("{name}: {} refused: {r}", chosen.words()));
+            }
+            let whole = rules.check_text("game", &game.transcript());
+            assert_eq!(whole.verdict, Verdict::Legal, "{name} seed {seed}: {}", whole.json_line());
+            assert_eq!(game.verdict().json_line(), whole.json_line(), "{name} seed {seed}");
+        }
+    }
+}
+
+/// Random games with one event changed (its argument or its actor taken from another event
+/// of the same action): stepped, each gets the verdict of the whole transcript.
+#[test]
+fn a_game_with_one_event_changed_is_judged_stepped_as_whole() {
+    for &(name, players) in GAMES {
+        let rules = Rules::new(name).unwrap();
+        for seed in 0..seeds() {
+            let played = drawn_game(&rules, players, seed);
+            let mut transcript = transcript_json(&played.transcript()).unwrap();
+            let events = transcript["events"].as_array_mut().unwrap();
+            let mut choice = seed ^ 0x5eed;
+            let at = pick(&mut choice, events.len());
+            let other = events[pick(&mut choice, events.len())].clone();
+            let changed = &mut events[at];
+            if pick(&mut choice, 2) == 0 {
+                changed["by"] = other["by"].clone();
+            } else if let (Some(a), Some(b)) = (changed.as_object_mut(), other.as_object()) {
+                let (key, value) = b.iter().find(|(k, _)| *k != "by").unwrap();
+                a.retain(|k, _| k == "by");
+                a.insert(key.clone(), value.clone());
+            }
+            let text = transcript.to_string();
+            let whole = rules.check_text("game", &text);
+            let step = match stepped(&rules, "game", &transcript) {
+                Ok(report) => report,
+                Err(refused) => *refused.report,
+            };
+            if whole.verdict == Verdict::Malformed {
+                assert_eq!(step.verdict, Verdict::Malformed, "{name} seed {seed}");
+                continue;
+            }
+            assert_eq!(judged(&step), judged(&whole), "{name} seed {seed}: event {at} changed");
+        }
+    }
 }

@@ -360,9 +360,18 @@ impl<'p> Machine<'p> {
         // ones, without checking them all. Leaving an optional point is one more candidate.
         // Only the candidate tried is made: an index of the whole list, in the same order and
         // with the same draws as when every candidate was listed, so a seed plays the same game.
-        let groups = self.candidates(c, frame, true)?;
+        let mut groups = self.candidates(c, frame, true)?;
+        // A live game may draw one action by one actor only (a chance move it was asked for).
+        let only = match &self.source {
+            Source::Live(live) => live.only.clone(),
+            _ => None,
+        };
+        if let Some((actor, action)) = &only {
+            groups.retain(|(b, by, ..)| b.action == *action && by.same(actor));
+        }
+        let leave = optional && only.is_none();
         let count: usize = groups.iter().map(|(_, _, arguments, _)| arguments.len()).sum();
-        let mut order: Vec<usize> = (0..count + usize::from(optional)).collect();
+        let mut order: Vec<usize> = (0..count + usize::from(leave)).collect();
         self.rng.shuffle(&mut order);
         let mut chosen = None;
         for i in order {

@@ -58,6 +58,8 @@ pub struct Live {
     pub mode: LiveMode,
     /// The event a `Draw` chose, once it has.
     pub drawn: Option<Event>,
+    /// What a `Draw` may choose from: only this action by this actor, when given.
+    pub only: Option<(Value, u16)>,
 }
 
 /// What a live game does where it needs an event and has none.
@@ -118,7 +120,72 @@ pub struct Saved {
     resume: Vec<Resume>,
 }
 
+/// How long a game's logs were (`Saved::light`): what a game refused an event goes back to.
+pub struct Marks {
+    changes: Vec<usize>,
+    notes: usize,
+}
+
 impl Saved {
+    /// A copy to run a probe on, or to go back to: everything but what only grows with the
+    /// game (each `history` variable keeps its last value, which is what a change is told
+    /// from; no notes) and what is only remembered to save work (it is worked out again).
+    /// It costs what the state costs, however long the game. With it, how long the logs were.
+    pub fn light(&self) -> (Saved, Marks) {
+        let marks = Marks { changes: self.changes.iter().map(Vec::len).collect(), notes: self.notes.len() };
+        let light = Saved {
+            changes: self.changes.iter().map(|c| c.last().cloned().into_iter().collect()).collect(),
+            notes: vec![],
+            stood: vec![],
+            states: None,
+            memos: vec![None; self.memos.len()],
+            helper_memos: vec![None; self.helper_memos.len()],
+            players: self.players.clone(),
+            params: self.params.clone(),
+            globals: self.globals.clone(),
+            finished: self.finished,
+            finished_at: self.finished_at.clone(),
+            source: self.source.clone(),
+            violation: self.violation.clone(),
+            draining: self.draining,
+            fuel: self.fuel,
+            limits: self.limits,
+            rng: self.rng.clone(),
+            explain: self.explain,
+            taken: self.taken,
+            seat_list: self.seat_list.clone(),
+            kind_lists: self.kind_lists.clone(),
+            open_windows: self.open_windows.clone(),
+            go_on: self.go_on,
+            spent: self.spent,
+            versions: self.versions.clone(),
+            remembered: self.remembered,
+            calls_remembered: self.calls_remembered,
+            resume: self.resume.clone(),
+        };
+        (light, marks)
+    }
+
+    /// Gives a light copy back the logs of the game it was made from (`worked`, which ran on
+    /// from it), as long as they were when it was made.
+    pub fn restore_logs(&mut self, worked: Saved, marks: &Marks) {
+        self.changes = worked.changes;
+        for (changes, &len) in self.changes.iter_mut().zip(&marks.changes) {
+            changes.truncate(len);
+        }
+        self.notes = worked.notes;
+        self.notes.truncate(marks.notes);
+    }
+
+    /// The notes so far.
+    pub fn notes(&self) -> &[Note] {
+        &self.notes
+    }
+
+    pub fn set_notes(&mut self, notes: Vec<Note>) {
+        self.notes = notes;
+    }
+
     /// Whether a `finish` has run.
     pub fn finished(&self) -> bool {
         self.finished
@@ -247,6 +314,11 @@ impl<'p> Machine<'p> {
     /// Events taken so far.
     pub fn taken(&self) -> usize {
         self.taken
+    }
+
+    /// What `note` statements wrote so far.
+    pub fn notes(&self) -> &[Note] {
+        &self.notes
     }
 
     /// Draws from `seed` from here on (a live game's chance moves and draws).
