@@ -18,11 +18,10 @@ use shinpan::{Game, Rules};
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let rules = Rules::new("hangover").unwrap();
-    // `listed N`: only the games played from the legal list, for a profiler.
-    if args.get(1).is_some_and(|a| a == "listed") {
+    // `listed|drawn|play|written N`: one way of playing N games alone, for callgrind.
+    if let Some(way) = args.get(1).filter(|a| a.parse::<u64>().is_err()) {
         let games: u64 = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(100);
-        let events: usize = (0..games).map(|seed| listed_game(&rules, seed)).sum();
-        return println!("{games} games, {events} events");
+        return println!("{games} games, {} events", one_way(&rules, way, games));
     }
     let games: u64 = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(1000);
     random_games(&rules, games);
@@ -52,15 +51,7 @@ fn random_games(rules: &Rules, games: u64) {
         (0..games).map(|seed| shinpan::play::playout(&prog, 4, seed, 100_000).unwrap().events.len()).sum::<usize>()
     });
     let (listed, listed_events) = best_of_three(|| (0..games).map(|seed| listed_game(rules, seed)).sum::<usize>());
-    let (drawn, drawn_events) = best_of_three(|| {
-        (0..games)
-            .map(|seed| {
-                let mut game = rules.new_game(4, seed).unwrap();
-                while game.draw().unwrap().is_some() {}
-                game.event_count()
-            })
-            .sum::<usize>()
-    });
+    let (drawn, drawn_events) = best_of_three(|| (0..games).map(|seed| drawn_game(rules, seed)).sum::<usize>());
     assert_eq!(drawn_events, events, "a game drawn move by move is the game play plays");
     let row = |what: &str, secs: f64, n: usize| {
         let per_game = secs * 1e3 / games as f64;
@@ -75,6 +66,37 @@ fn random_games(rules: &Rules, games: u64) {
     row("Game: legal() then apply_legal() of one, at each point", listed, listed_events);
     row("Game: draw() at each point", drawn, drawn_events);
     println!("row: game-listed {:.2}x, game-drawn {:.2}x", listed / play_written, drawn / play_written);
+}
+
+/// The events of `games` games played one way: from the legal list, by draws, as bare
+/// playouts, or as `play --games` plays and writes them.
+fn one_way(rules: &Rules, way: &str, games: u64) -> usize {
+    match way {
+        "listed" => (0..games).map(|seed| listed_game(rules, seed)).sum(),
+        "drawn" => (0..games).map(|seed| drawn_game(rules, seed)).sum(),
+        "play" => {
+            let prog = shinpan::builtin_program("hangover").unwrap().unwrap();
+            (0..games).map(|seed| shinpan::play::playout(&prog, 4, seed, 100_000).unwrap().events.len()).sum()
+        }
+        "written" => {
+            let mut bytes = 0;
+            rules
+                .play_games(4, 0, games as usize, 100_000, |line| {
+                    bytes += line.len();
+                    true
+                })
+                .unwrap();
+            bytes
+        }
+        other => panic!("unknown way {other}: listed, drawn, play or written"),
+    }
+}
+
+/// One game drawn move by move to its end.
+fn drawn_game(rules: &Rules, seed: u64) -> usize {
+    let mut game = rules.new_game(4, seed).unwrap();
+    while game.draw().unwrap().is_some() {}
+    game.event_count()
 }
 
 /// One game played by picking uniformly from `legal()` (chance moves drawn), to its end.

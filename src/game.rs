@@ -165,11 +165,25 @@ impl std::fmt::Display for Refused {
 
 impl std::error::Error for Refused {}
 
+impl Refused {
+    /// Whether the rules themselves failed while running (a runaway loop, a type error):
+    /// a fault of the rules file, not of the event.
+    pub fn is_rules_failure(&self) -> bool {
+        !self.report.spec_errors.is_empty()
+    }
+}
+
 impl Rules {
     /// A new game among `players` players (named as `play` names them, or by the rules'
     /// seats), with these rules' parameters; `seed` drives its chance moves and `draw`.
     pub fn new_game(&self, players: usize, seed: u64) -> Result<Game, RulesError> {
-        let names: Vec<Yaml> = match &self.program()?.seats {
+        let program = self.program()?;
+        let (fewest, most) = program.players;
+        if !(fewest as usize..=most as usize).contains(&players) {
+            let words = program.player_count_words();
+            return Err(RulesError::usage(format!("`{}` is for {words}, not {players}", program.name)));
+        }
+        let names: Vec<Yaml> = match &program.seats {
             Some(seats) => seats.iter().map(|s| Yaml::Str(s.clone())).collect(),
             None => crate::play::default_names(players),
         };
@@ -249,15 +263,14 @@ impl Game {
         Ok(self.described(found))
     }
 
-    /// The candidates as legal events, a chance move once per actor and action.
+    /// The candidates as legal events: each once (the same order of equal cards, listed by
+    /// `choices` as two, is one event), a chance move once per actor and action.
     fn described(&self, found: Vec<Candidate>) -> Vec<LegalEvent> {
         let mut out: Vec<LegalEvent> = Vec::with_capacity(found.len());
+        let mut seen = std::collections::HashSet::new();
         for k in found {
-            let same_chance = |l: &LegalEvent| {
-                let c = &l.candidate;
-                c.sampled && c.action == k.action && c.actor == k.actor
-            };
-            if k.sampled && out.iter().any(same_chance) {
+            let arg = if k.sampled { Value::Null } else { k.arg.clone() };
+            if !seen.insert((k.actor.clone(), k.action, arg)) {
                 continue;
             }
             out.push(LegalEvent { candidate: k, program: self.program.clone(), players: self.saved.players().clone() });
@@ -434,6 +447,11 @@ impl Game {
         self.name = name.to_string();
     }
 
+    /// What verdicts call the game.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
     /// The game so far as a transcript (YAML in JSON flow style, one event a line, as `play`
     /// writes them), which `check` judges as this game judged each event.
     pub fn transcript(&self) -> String {
@@ -452,12 +470,11 @@ impl Game {
             text.push_str(&format!("variant: {}\n", Json::Object(given)));
         }
         text.push_str("events:\n");
-        let mut line = text.lines().count();
+        let header = text.lines().count();
         let mut events = Vec::with_capacity(self.events.len() + 1);
         let values = Limits::DEFAULT.verdict_json_values;
-        for (e, _) in &self.events {
+        for (line, (e, _)) in (header + 1..).zip(&self.events) {
             let written = crate::report::values::action_json(program, players, &e.actor, e.action, &e.arg, values);
-            line += 1;
             let start = text.len() + 4;
             text.push_str(&format!("  - {written}\n"));
             events.push(Event { line, span: start..text.len() - 1, ..e.clone() });

@@ -397,3 +397,47 @@ fn a_game_with_one_event_changed_is_judged_stepped_as_whole() {
         }
     }
 }
+
+#[test]
+fn a_player_count_the_rules_do_not_allow_is_an_error() {
+    for (name, players) in [("bridge", 3), ("hangover", 2), ("hangover", 6)] {
+        let refused = Rules::new(name).unwrap().new_game(players, 0).err().unwrap();
+        assert_eq!(refused.code, "shinpan::usage", "{name} {players}");
+        assert!(refused.message.contains(&format!("not {players}")), "{}", refused.message);
+    }
+}
+
+#[test]
+fn each_legal_event_is_listed_once() {
+    for &(name, players) in GAMES {
+        let rules = Rules::new(name).unwrap();
+        let mut game = rules.new_game(players, 11).unwrap();
+        for _ in 0..60 {
+            let legal = game.legal().unwrap();
+            let keys: Vec<String> = legal.iter().map(|l| l.json().to_string()).collect();
+            let mut distinct = keys.clone();
+            distinct.sort();
+            distinct.dedup();
+            assert_eq!(distinct.len(), keys.len(), "{name}: {keys:?}");
+            if game.draw().unwrap().is_none() {
+                break;
+            }
+        }
+    }
+}
+
+#[test]
+fn rules_that_fail_while_running_are_told_from_a_refused_event() {
+    let rules = Rules::new("fixtures/spec/fuel_1.rules").unwrap();
+    let mut game = rules.new_game(2, 0).unwrap();
+    game.set_name("runaway");
+    assert_eq!(game.name(), "runaway");
+    let failed = game.apply(&json!({"by": "aki", "flip": "H"})).unwrap_err();
+    assert!(failed.is_rules_failure(), "{failed}");
+    assert_eq!(failed.spec_errors[0].code, "shinpan::spec::fuel");
+    assert_eq!(failed.json()["file"], "runaway");
+    let refused = game.apply(&json!({"by": "ben", "flip": "H"})).unwrap_err();
+    assert!(!refused.is_rules_failure(), "{refused}");
+    assert_eq!(refused.violations[0].rule, "turn-order");
+    assert_eq!(game.event_count(), 0);
+}

@@ -146,13 +146,17 @@ impl<'p> Machine<'p> {
     pub fn legal(&mut self, c: Option<&'p Choose>, frame: &mut Vec<Value>) -> Run<Vec<Candidate>> {
         let mut out = vec![];
         for (b, actor, arguments, ambient) in self.candidates(c, frame, false)? {
+            // Whether the branch's arguments are drawn is a property of its `choices`, found
+            // once for all of them.
+            let sampled = b.choices.as_ref().is_some_and(|x| draws_at_random(self.prog, x, &mut vec![]));
+            // An argument drawn from the collection of the branch's first check passes it.
+            let from = usize::from(matches!(arguments, Arguments::Members(_)));
             for k in 0..arguments.len() {
                 let Some(arg) = arguments.get(k) else { continue };
                 let tried = (b, actor.clone(), arg, ambient);
-                if let Some(own) = self.passes(&tried, frame, 0)? {
+                if let Some(own) = self.passes(&tried, frame, from)? {
                     self.give_frame(own);
                     let (_, actor, arg, _) = tried;
-                    let sampled = b.choices.as_ref().is_some_and(|x| draws_at_random(self.prog, x, &mut vec![]));
                     out.push(Candidate { actor, action: b.action, arg, sampled });
                 }
             }
