@@ -3,17 +3,27 @@
 //! dicts, so a verdict in Python is exactly a line of `shinpan check --format json`.
 //!
 //! Every call that compiles, checks or plays runs on a worker thread with the command line's
-//! stack (`on_worker`), never on the caller's, whose stack Python may have made small.
+//! stack (`worker.rs`), never on the caller's, whose stack Python may have made small. A game
+//! played move by move (`game.rs`) lives on the worker that made it.
 
-use std::cell::RefCell;
+mod game;
+mod worker;
+
 use std::path::PathBuf;
-use std::sync::{Arc, mpsc};
+use std::sync::Arc;
 
 use pyo3::create_exception;
-use pyo3::exceptions::{PyException, PyRuntimeError};
+use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
 
-create_exception!(_shinpan, RulesError, PyException, "Rules that cannot be used as asked; `code` is the stable code.");
+use crate::worker::on_worker;
+
+create_exception!(
+    _shinpan,
+    RulesError,
+    PyException,
+    "Rules that cannot be used as asked; `code` is the stable code, `verdict` the verdict it came of, if any."
+);
 
 /// A `shinpan::RulesError` as a Python exception carrying its stable code.
 fn raise(py: Python<'_>, e: &shinpan::RulesError) -> PyErr {
@@ -75,6 +85,39 @@ impl Rules {
         let rules = Arc::clone(&self.rules);
         on_worker(py, move || rules.play(players, seed))?.map_err(|e| raise(py, &e))
     }
+
+    /// A new game among `players` players, named as `play` names them.
+    fn new_game(&self, py: Python<'_>, players: usize, seed: u64) -> PyResult<game::Game> {
+        let rules = Arc::clone(&self.rules);
+        game::start(py, move || {
+            player_count_fits(&rules, players)?;
+            Ok(rules.new_game(players, seed)?)
+        })
+    }
+
+    /// A new game among players with these names, in seating order.
+    fn new_game_named(&self, py: Python<'_>, names: Vec<String>, seed: u64) -> PyResult<game::Game> {
+        let rules = Arc::clone(&self.rules);
+        game::start(py, move || Ok(rules.new_game_named(&names, seed)?))
+    }
+
+    /// The game a legal transcript has reached; `RulesError` with the verdict for another.
+    fn resume_game(&self, py: Python<'_>, name: String, transcript: String, seed: u64) -> PyResult<game::Game> {
+        let rules = Arc::clone(&self.rules);
+        game::start(py, move || Ok(rules.resume_game(&name, &transcript, seed)?))
+    }
+}
+
+/// Refuses a player count the rules do not allow, as `play` does. `Rules::new_game` seats the
+/// rules' own players (`players N, E, S, W`) whatever the count says, so without this a wrong
+/// count would give a game of another size rather than an error.
+fn player_count_fits(rules: &shinpan::Rules, players: usize) -> Result<(), shinpan::RulesError> {
+    let (fewest, most) = rules.player_counts()?;
+    if (fewest..=most).contains(&players) {
+        return Ok(());
+    }
+    let message = format!("`{}` is for {}, not {players}", rules.game()?, rules.player_count_words()?);
+    Err(shinpan::RulesError { code: shinpan::codes::USAGE, message, diagnostics: vec![] })
 }
 
 /// Checks `paths` on `jobs` threads with the GIL released: the verdicts as JSON lines, in the
@@ -123,70 +166,6 @@ fn check_all(checking: &shinpan::Checking, inputs: &[shinpan::Input], jobs: usiz
     lines
 }
 
-/// Stack of every thread that compiles, checks or plays: the engine's (`shinpan::STACK_BYTES`),
-/// far more than a Python thread may have (`threading.stack_size(256 * 1024)`): so no work is
-/// done on the caller's thread.
-const STACK: usize = shinpan::STACK_BYTES;
-
-type Job = Box<dyn FnOnce() + Send>;
-
-/// The thread that does a Python thread's work, with `STACK` of stack; it ends when the Python
-/// thread does (its end of the queue is dropped). One per Python thread keeps what each
-/// worker has compiled (the rules, the checkers) as warm as it was on the caller's thread.
-struct Worker {
-    jobs: mpsc::Sender<Job>,
-    /// The process that started it: a child made by `fork` has the queue but not the thread.
-    process: u32,
-}
-
-thread_local! {
-    static WORKER: RefCell<Option<Worker>> = const { RefCell::new(None) };
-}
-
-/// Runs `work` on this thread's worker with the GIL released, and waits for it. A panic in
-/// `work` goes on here (PyO3 makes it a `PanicException`); a worker that cannot be started is
-/// a `RuntimeError`. Never on this thread: its stack may be too small for the engine.
-fn on_worker<T: Send + 'static>(py: Python<'_>, work: impl FnOnce() -> T + Send + 'static) -> PyResult<T> {
-    let (give, take) = mpsc::sync_channel(1);
-    let job: Job = Box::new(move || {
-        let _ = give.send(std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)));
-    });
-    let outcome = py.detach(move || {
-        submit(job)?;
-        take.recv().map_err(|_| std::io::Error::other("the worker stopped"))
-    });
-    match outcome {
-        Ok(Ok(value)) => Ok(value),
-        Ok(Err(panic)) => std::panic::resume_unwind(panic),
-        Err(e) => Err(PyRuntimeError::new_err(format!("shinpan could not start a thread to work on: {e}"))),
-    }
-}
-
-/// Hands `job` to this thread's worker, starting one on first use (or after a fork).
-fn submit(job: Job) -> std::io::Result<()> {
-    WORKER.with(|cell| {
-        let mut worker = cell.borrow_mut();
-        let here = std::process::id();
-        let job = match worker.as_ref().filter(|w| w.process == here) {
-            Some(w) => match w.jobs.send(job) {
-                Ok(()) => return Ok(()),
-                Err(mpsc::SendError(job)) => job,
-            },
-            None => job,
-        };
-        // A queue left by a fork is not touched (its thread is in the parent): forgotten.
-        if let Some(old) = worker.take() {
-            std::mem::forget(old);
-        }
-        let (jobs, queue) = mpsc::channel::<Job>();
-        let run = move || queue.into_iter().for_each(|job| job());
-        std::thread::Builder::new().name("shinpan".into()).stack_size(STACK).spawn(run)?;
-        jobs.send(job).map_err(|_| std::io::Error::other("the worker stopped"))?;
-        *worker = Some(Worker { jobs, process: here });
-        Ok(())
-    })
-}
-
 /// The names of the built-in games.
 #[pyfunction]
 fn builtin_games() -> Vec<&'static str> {
@@ -196,9 +175,13 @@ fn builtin_games() -> Vec<&'static str> {
 #[pymodule]
 fn _shinpan(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Rules>()?;
+    m.add_class::<game::Game>()?;
     m.add_function(wrap_pyfunction!(check_paths, m)?)?;
     m.add_function(wrap_pyfunction!(check_texts, m)?)?;
     m.add_function(wrap_pyfunction!(builtin_games, m)?)?;
-    m.add("RulesError", m.py().get_type::<RulesError>())?;
+    let error = m.py().get_type::<RulesError>();
+    // Set on the errors that come of a verdict (a transcript that cannot be resumed).
+    error.setattr("verdict", m.py().None())?;
+    m.add("RulesError", error)?;
     Ok(())
 }
