@@ -57,6 +57,9 @@ pub struct Game {
     start: Saved,
     /// What verdicts and the transcript call the game.
     name: String,
+    /// How long its transcript is: an event that would make it longer than a transcript may
+    /// be (`Limits::transcript_bytes`) is refused as `check` would refuse that transcript.
+    bytes: usize,
 }
 
 /// An action that is legal where the game waits. Its words and its event are written when
@@ -243,7 +246,11 @@ impl Rules {
         machine.start().map_err(failed)?;
         machine.advance().map_err(failed)?;
         let saved = machine.save();
-        Ok(Game { rules: self.clone(), start: saved.clone(), saved, program, events: vec![], name: "game".to_string() })
+        let mut game =
+            Game { rules: self.clone(), start: saved.clone(), saved, program, events: vec![], name: String::new(), bytes: 0 };
+        game.set_name("game");
+        game.bytes = game.transcript().len();
+        Ok(game)
     }
 }
 
@@ -316,9 +323,7 @@ impl Game {
     /// move as its rules' `choices` draw it, from the game's own seed) and takes it: the
     /// event, or `None` when no event can be drawn (the game is over, or nothing is legal).
     pub fn draw(&mut self) -> Result<Option<Json>, Refused> {
-        let drawn = self.take(placeholder(), LiveMode::Draw, None)?;
-        let players = self.saved.players();
-        Ok(drawn.map(|e| crate::play::event_json(&self.program, players, &e)))
+        Ok(self.take(placeholder(), LiveMode::Draw, None)?.map(|(_, written)| written))
     }
 
     /// Seeds the generator `draw` and chance moves use from here on.
@@ -328,14 +333,20 @@ impl Game {
 
     /// Runs the game on from where it waits with `event` (`Wait`), or with an event it draws
     /// (`Draw`): what was taken, if anything; refused, the game is unchanged.
-    fn take(&mut self, mut event: Event, mode: LiveMode, only: Option<(Value, u16)>) -> Result<Option<Event>, Refused> {
+    fn take(
+        &mut self,
+        mut event: Event,
+        mode: LiveMode,
+        only: Option<(Value, u16)>,
+    ) -> Result<Option<(Event, Json)>, Refused> {
         event.index = self.events.len();
         let rng = self.saved.rng().clone();
         // The game runs on as it is; what stays behind is a copy to go back to, which costs
         // what the state costs, not what the game so far does.
         let (backup, marks) = self.saved.light();
         let mut working = std::mem::replace(&mut self.saved, backup);
-        let pending = matches!(mode, LiveMode::Wait).then(|| event.clone());
+        let drawing = matches!(mode, LiveMode::Draw);
+        let pending = (!drawing).then(|| event.clone());
         *working.source_mut() = Source::Live(Live { pending, mode, drawn: None, only });
         let mut machine = Machine::resume(&self.program, working);
         let progress = machine.advance();
@@ -344,16 +355,22 @@ impl Game {
             _ => None,
         };
         let taken = drawn.clone().unwrap_or(event);
-        if matches!(progress, Ok(Progress::Waiting)) && !machine.has_violation() {
+        let written = crate::play::event_json(&self.program, self.saved.players(), &taken);
+        // As the transcript writes it: `  - EVENT` and a line break.
+        let bytes = self.bytes + written.to_string().len() + 5;
+        let too_long = bytes as u64 > self.rules.limits().transcript_bytes;
+        if matches!(progress, Ok(Progress::Waiting)) && !machine.has_violation() && !too_long {
             self.saved = machine.save();
             self.events.push((taken.clone(), rng));
-            return Ok(Some(taken));
+            self.bytes = bytes;
+            return Ok(Some((taken, written)));
         }
         // Refused (or nothing to draw): the game goes back to where it was, with its logs.
         let notes = machine.notes().to_vec();
         let answer = match progress {
             Err(d) => Err(Refused::from(self.rules_failed(d, Some(&taken)))),
-            Ok(_) if !machine.has_violation() && drawn.is_none() => Ok(None),
+            Ok(_) if !machine.has_violation() && drawn.is_none() && drawing => Ok(None),
+            Ok(_) if too_long && !machine.has_violation() => Err(Refused::from(self.check_with(Some(&written)))),
             Ok(_) => match machine.outcome() {
                 Ok(outcome) => Err(Refused::from(self.report(outcome, Some(&taken)))),
                 Err(d) => Err(Refused::from(self.rules_failed(d, Some(&taken)))),
@@ -433,6 +450,7 @@ impl Game {
         let mut again = self.clone();
         again.saved = self.start.clone();
         again.events.clear();
+        again.bytes = again.transcript().len();
         for (event, before) in kept {
             again.saved.set_rng(before);
             again.take(event, LiveMode::Wait, None)?;
