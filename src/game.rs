@@ -370,7 +370,7 @@ impl Game {
         let answer = match progress {
             Err(d) => Err(Refused::from(self.rules_failed(d, Some(&taken)))),
             Ok(_) if !machine.has_violation() && drawn.is_none() && drawing => Ok(None),
-            Ok(_) if too_long && !machine.has_violation() => Err(Refused::from(self.check_with(Some(&written)))),
+            Ok(_) if too_long && !machine.has_violation() => Err(Refused::from(self.too_long())),
             Ok(_) => match machine.outcome() {
                 Ok(outcome) => Err(Refused::from(self.report(outcome, Some(&taken)))),
                 Err(d) => Err(Refused::from(self.rules_failed(d, Some(&taken)))),
@@ -501,6 +501,14 @@ impl Game {
             text.push_str(&format!("  - {extra}\n"));
         }
         (text, events)
+    }
+
+    /// The verdict on an event that would make the transcript longer than a transcript file
+    /// may be: what `check` says of such a file.
+    fn too_long(&self) -> Report {
+        let limit = self.rules.limits().transcript_bytes;
+        let message = format!("the game's transcript would be larger than {limit} bytes, the most a transcript may be");
+        Report::unreadable(&self.name, crate::transcript::Problem::TooLarge, message)
     }
 
     /// The transcript with one more event, checked whole: the verdict on an event that could

@@ -441,3 +441,26 @@ fn rules_that_fail_while_running_are_told_from_a_refused_event() {
     assert_eq!(refused.violations[0].rule, "turn-order");
     assert_eq!(game.event_count(), 0);
 }
+
+/// A game cannot grow past what a transcript may be: the event that would make it longer is
+/// refused as `check` refuses that transcript, and the game goes on without it.
+#[test]
+fn a_game_stops_growing_where_a_transcript_must_stop() {
+    let mut limits = shinpan::Limits::default();
+    limits.transcript_bytes = 2_000;
+    let rules = Rules::new("hangover").unwrap().with_limits(limits);
+    let mut game = rules.new_game(4, 2).unwrap();
+    let refused = loop {
+        match game.draw() {
+            Ok(Some(_)) => continue,
+            Ok(None) => panic!("the game ended within 2,000 bytes"),
+            Err(refused) => break refused,
+        }
+    };
+    assert_eq!(refused.verdict, Verdict::Malformed);
+    assert_eq!(refused.errors[0].problem, shinpan::Problem::TooLarge, "{refused}");
+    let transcript = game.transcript();
+    assert!(transcript.len() <= 2_000 && transcript.len() > 1_500, "{}", transcript.len());
+    assert_eq!(rules.check_text("game", &transcript).verdict, Verdict::Legal);
+    assert_eq!(game.legal().unwrap().is_empty(), false, "the game still waits");
+}
