@@ -56,3 +56,16 @@ pub const NOTE: &str = "shinpan::rule::note";
 /// Rules used in a way they do not allow: an unknown game, a parameter they do not have or a
 /// value out of its range, a player count outside theirs (the command line's exit 64).
 pub const USAGE: &str = "shinpan::usage";
+
+// The live referee (`shinpan referee`): why a request got no answer of its own.
+/// A request line that is not a JSON object, or a field missing or not of its type.
+pub const REFEREE_BAD_REQUEST: &str = "shinpan::referee::bad-request";
+/// A request whose `op` the referee does not know.
+pub const REFEREE_UNKNOWN_OP: &str = "shinpan::referee::unknown-op";
+/// A request naming a `game` that is not open (never opened, or closed).
+pub const REFEREE_UNKNOWN_GAME: &str = "shinpan::referee::unknown-game";
+/// A request past one of the referee's limits: a line too long, too many games open, too
+/// many events in one game.
+pub const REFEREE_LIMIT: &str = "shinpan::referee::limit";
+/// shinpan failed inside while answering (a bug to report); the game it was playing is closed.
+pub const REFEREE_INTERNAL: &str = "shinpan::referee::internal";

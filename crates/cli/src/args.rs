@@ -164,6 +164,23 @@ pub enum Command {
         #[arg(long, value_enum, default_value = "human", requires = "stats")]
         format: Format,
     },
+    /// Referee live games for a game server: requests as JSON Lines on standard input, one
+    /// reply line each on standard output (docs/referee.md)
+    Referee {
+        /// Let requests name only built-in rules, never a rules file (for a server whose
+        /// clients are not trusted with the file system)
+        #[arg(long)]
+        only_builtin_rules: bool,
+        /// Most games open at once; a `new` past it is refused until one is closed
+        #[arg(long, value_name = "N", default_value_t = 10_000)]
+        max_games: usize,
+        /// Longest request line, in bytes; a longer one is refused without being held in memory
+        #[arg(long, value_name = "BYTES", default_value_t = shinpan::Limits::DEFAULT.transcript_bytes)]
+        max_line_bytes: u64,
+        /// Most events one game takes; an `apply` or `draw` past it is refused
+        #[arg(long, value_name = "N", default_value_t = shinpan::Limits::DEFAULT.playout_events)]
+        max_events: usize,
+    },
 }
 
 /// How a command writes its results.

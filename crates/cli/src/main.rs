@@ -13,7 +13,7 @@ use std::process::ExitCode;
 use clap::Parser;
 
 use crate::args::{Cli, Command, Format};
-use crate::commands::{check, explain, fmt, import, lint, play, replay, rules};
+use crate::commands::{check, explain, fmt, import, lint, play, referee, replay, rules};
 use crate::exit::ExitStatus;
 
 /// mimalloc: the interpreter builds and drops many small lists and maps, and mimalloc's
@@ -72,6 +72,9 @@ fn run() -> ExitStatus {
         Command::Import { paths, out, overwrite } => import::run(&paths, &out, overwrite),
         Command::Play { rules, players, seed, max_events, variant, games, stats, format } => {
             play::run(&play::Play { rules, players, seed, max_events, variant, games, stats, format })
+        }
+        Command::Referee { only_builtin_rules, max_games, max_line_bytes, max_events } => {
+            referee::run(&referee::Limits { builtin_only: only_builtin_rules, max_games, max_line_bytes, max_events })
         }
     }
 }

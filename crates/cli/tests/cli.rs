@@ -705,7 +705,7 @@ fn no_color_is_respected_on_a_terminal() {
 /// Every option of every command says what it does, and `check --help` gives the exit codes.
 #[test]
 fn every_option_is_described() {
-    for command in ["check", "import", "lint", "rules", "play"] {
+    for command in ["check", "import", "lint", "rules", "play", "referee"] {
         let (code, help, _) = shinpan(&[command, "--help"]);
         assert_eq!(code, 0);
         for line in help.lines().filter(|l| l.trim_start().starts_with('-') || l.trim_start().starts_with('<')) {

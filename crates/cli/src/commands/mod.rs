@@ -6,5 +6,6 @@ pub mod fmt;
 pub mod import;
 pub mod lint;
 pub mod play;
+pub mod referee;
 pub mod replay;
 pub mod rules;
