@@ -246,8 +246,15 @@ impl Rules {
         machine.start().map_err(failed)?;
         machine.advance().map_err(failed)?;
         let saved = machine.save();
-        let mut game =
-            Game { rules: self.clone(), start: saved.clone(), saved, program, events: vec![], name: String::new(), bytes: 0 };
+        let mut game = Game {
+            rules: self.clone(),
+            start: saved.clone(),
+            saved,
+            program,
+            events: vec![],
+            name: String::new(),
+            bytes: 0,
+        };
         game.set_name("game");
         game.bytes = game.transcript().len();
         Ok(game)
