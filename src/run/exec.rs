@@ -29,13 +29,21 @@ impl<'p> Machine<'p> {
     }
 
     fn exec_statements(&mut self, block: &'p Block, frame: &mut Vec<Value>) -> Run<Ctl> {
-        let from = match self.resume.last() {
-            Some(&Resume::Block(at)) => {
-                self.resume.pop();
-                at
+        let mut from = 0;
+        // Back where a live game waited: the statement it waited in goes on where it was.
+        if let Some(&Resume::Block(at)) = self.resume.last() {
+            self.resume.pop();
+            let Some(s) = block.get(at) else { return Err(self.lost_place()) };
+            match self.exec_resumed(s, frame) {
+                Ok(Ctl::Next) => {}
+                Ok(ctl) => return Ok(ctl),
+                Err(stop) => {
+                    self.unwinding(&stop, || Resume::Block(at));
+                    return Err(stop);
+                }
             }
-            _ => 0,
-        };
+            from = at + 1;
+        }
         for (i, s) in block.iter().enumerate().skip(from) {
             match self.exec(s, frame) {
                 Ok(Ctl::Next) => {}
@@ -50,9 +58,6 @@ impl<'p> Machine<'p> {
     }
 
     fn exec(&mut self, s: &'p S, frame: &mut Vec<Value>) -> Run<Ctl> {
-        if self.resuming() {
-            return self.exec_resumed(s, frame);
-        }
         self.burn(&s.span)?;
         match &s.s {
             St::Let(slot, x) => {

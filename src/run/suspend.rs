@@ -363,12 +363,6 @@ impl<'p> Machine<'p> {
         Progress::Waiting
     }
 
-    /// Whether the game is on its way back to where it waited.
-    #[inline]
-    pub(super) fn resuming(&self) -> bool {
-        !self.resume.is_empty()
-    }
-
     /// A place to resume that is not on the rules' path: a bug of the engine, reported as a
     /// failure of the run rather than a wrong verdict.
     #[cold]
