@@ -16,7 +16,11 @@
 #      against the referee checking the same JSON Lines, and 20 x games random playouts
 #      (`play --games N --stats`) against its own playout loop; the ratios shinpan / hand-written;
 #      and, when valgrind is there, callgrind's instructions a game of each (which the machine's
-#      other work does not move).
+#      other work does not move);
+#   6. the live referee (examples/bench_game.rs): `games` Hangover games played move by move
+#      through `Game` (from `legal()`, and by `draw()`) against `play`'s own, one `apply` in games
+#      10 to 10,000 rounds long beside replaying the game so far, a `clone` against an `apply`;
+#      and callgrind's instructions a game of each way of playing.
 # Usage: scripts/bench.sh [games]   (default 1000)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -107,6 +111,20 @@ if command -v valgrind > /dev/null; then
     engine_a_game=$(play_a_game "$shinpan" play --rules hangover --players 4 --seed 1 --stats --games)
     hand_a_game=$(play_a_game "$hand" play)
     echo "callgrind, playing a game: shinpan $engine_a_game, hand-written $hand_a_game instructions: $(ratio "$engine_a_game" "$hand_a_game")"
+fi
+
+echo "== 6. a game move by move (the live referee): Game against play, apply in long games, clone"
+cargo build --release --quiet --example bench_game
+taskset -c 0 ./target/release/examples/bench_game "$games"
+if command -v valgrind > /dev/null; then
+    # Instructions a game of each way of playing, less those of compiling the rules (0 games).
+    for way in written play drawn listed; do
+        zero=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null ./target/release/examples/bench_game "$way" 0 2>&1 |
+            sed -n 's/.*Collected : //p')
+        some=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null ./target/release/examples/bench_game "$way" 100 2>&1 |
+            sed -n 's/.*Collected : //p')
+        echo "callgrind, a game played $way: $(((some - zero) / 100)) instructions"
+    done
 fi
 
 echo "== the table of docs/performance.md"
