@@ -462,5 +462,5 @@ fn a_game_stops_growing_where_a_transcript_must_stop() {
     let transcript = game.transcript();
     assert!(transcript.len() <= 2_000 && transcript.len() > 1_500, "{}", transcript.len());
     assert_eq!(rules.check_text("game", &transcript).verdict, Verdict::Legal);
-    assert_eq!(game.legal().unwrap().is_empty(), false, "the game still waits");
+    assert!(!game.legal().unwrap().is_empty(), "the game still waits");
 }
