@@ -20,14 +20,15 @@ import shinpan
 FIXTURES = pathlib.Path(__file__).resolve().parents[2] / "fixtures"
 
 # Every built-in game with the player count it is played with here, and how many seeds of it
-# are played out by draw (900 in all: fewer of the longest).
+# are played out by draw: 1,000 of each (SHINPAN_GAME_SEEDS sets fewer, or more).
+SEEDS = int(os.environ.get("SHINPAN_GAME_SEEDS", "1000"))
 GAMES = [
-    ("hangover", 4, 200),
-    ("curtain-call", 2, 150),
-    ("torite-4to6", 4, 150),
-    ("clock-tcg", 2, 100),
-    ("bridge", 4, 150),
-    ("bridge-duplicate", 4, 150),
+    ("hangover", 4, SEEDS),
+    ("curtain-call", 2, SEEDS),
+    ("torite-4to6", 4, SEEDS),
+    ("clock-tcg", 2, SEEDS),
+    ("bridge", 4, SEEDS),
+    ("bridge-duplicate", 4, SEEDS),
 ]
 
 
