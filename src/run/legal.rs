@@ -149,12 +149,12 @@ impl<'p> Machine<'p> {
             // Whether the branch's arguments are drawn is a property of its `choices`, found
             // once for all of them.
             let sampled = b.choices.as_ref().is_some_and(|x| draws_at_random(self.prog, x, &mut vec![]));
-            // An argument drawn from the collection of the branch's first check passes it.
-            let from = usize::from(matches!(arguments, Arguments::Members(_)));
             for k in 0..arguments.len() {
                 let Some(arg) = arguments.get(k) else { continue };
                 let tried = (b, actor.clone(), arg, ambient);
-                if let Some(own) = self.passes(&tried, frame, from)? {
+                // Every check from the first, as a verdict has always listed what was legal:
+                // the fuel that costs is part of the verdict (`tests/fuel.rs`).
+                if let Some(own) = self.passes(&tried, frame, 0)? {
                     self.give_frame(own);
                     let (_, actor, arg, _) = tried;
                     out.push(Candidate { actor, action: b.action, arg, sampled });
