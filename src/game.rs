@@ -280,16 +280,21 @@ impl Game {
     /// The candidates as legal events: each once (the same order of equal cards, listed by
     /// `choices` as two, is one event), a chance move once per actor and action.
     fn described(&self, found: Vec<Candidate>) -> Vec<LegalEvent> {
-        let mut out: Vec<LegalEvent> = Vec::with_capacity(found.len());
-        let mut seen = std::collections::HashSet::new();
-        for k in found {
-            let arg = if k.sampled { Value::Null } else { k.arg.clone() };
-            if !seen.insert((k.actor.clone(), k.action, arg)) {
-                continue;
+        // The same event twice is found by sorting, which compares values where hashing would
+        // walk every one of them (the candidates are usually all different).
+        let key = |k: &Candidate| (k.actor.clone(), k.action, if k.sampled { Value::Null } else { k.arg.clone() });
+        let keys: Vec<_> = found.iter().map(key).collect();
+        let mut order: Vec<usize> = (0..found.len()).collect();
+        order.sort_by(|&a, &b| keys[a].cmp(&keys[b]).then(a.cmp(&b)));
+        let mut again = vec![false; found.len()];
+        for pair in order.windows(2) {
+            if keys[pair[0]] == keys[pair[1]] {
+                again[pair[1]] = true;
             }
-            out.push(LegalEvent { candidate: k, program: self.program.clone(), players: self.saved.players().clone() });
         }
-        out
+        let (program, players) = (&self.program, self.saved.players());
+        let kept = found.into_iter().zip(again).filter(|(_, again)| !again);
+        kept.map(|(k, _)| LegalEvent { candidate: k, program: program.clone(), players: players.clone() }).collect()
     }
 
     /// Takes one event (a transcript's event: `{"by": PLAYER, ACTION: ARG}`). Refused, the
