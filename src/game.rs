@@ -353,11 +353,19 @@ impl Game {
     ) -> Result<Option<(Event, Json)>, Refused> {
         event.index = self.events.len();
         let rng = self.saved.rng().clone();
-        // The game runs on as it is; what stays behind is a copy to go back to, which costs
-        // what the state costs, not what the game so far does.
-        let (backup, marks) = self.saved.light();
-        let mut working = std::mem::replace(&mut self.saved, backup);
         let drawing = matches!(mode, LiveMode::Draw);
+        // The game runs on as it is; what stays behind is a copy to go back to, which costs
+        // what the state costs, not what the game so far does. A drawn event passes its checks
+        // by construction: a draw in a game under way keeps no copy, and in the rare case it
+        // fails (rules that fail while running, a dead end, a transcript grown too long) the
+        // game is played again to where it was. Once the game is over, drawing nothing is the
+        // usual answer, and the copy is kept.
+        let (mut working, marks) = if drawing && !self.saved.finished() {
+            (std::mem::take(&mut self.saved), None)
+        } else {
+            let (backup, marks) = self.saved.light();
+            (std::mem::replace(&mut self.saved, backup), Some(marks))
+        };
         let pending = (!drawing).then(|| event.clone());
         *working.source_mut() = Source::Live(Live { pending, mode, drawn: None, only });
         let mut machine = Machine::resume(&self.program, working);
@@ -379,6 +387,17 @@ impl Game {
         }
         // Refused (or nothing to draw): the game goes back to where it was, with its logs.
         let notes = machine.notes().to_vec();
+        let Some(marks) = marks else {
+            let outcome = (progress.is_ok() && machine.has_violation()).then(|| machine.outcome());
+            drop(machine);
+            *self = self.replayed(rng)?;
+            return match (progress, outcome) {
+                (Err(d), _) | (Ok(_), Some(Err(d))) => Err(Refused::from(self.rules_failed(d, Some(&taken)))),
+                (Ok(_), Some(Ok(outcome))) => Err(Refused::from(self.report(outcome, Some(&taken)))),
+                (Ok(_), None) if drawn.is_none() => Ok(None),
+                (Ok(_), None) => Err(Refused::from(self.too_long())),
+            };
+        };
         let answer = match progress {
             Err(d) => Err(Refused::from(self.rules_failed(d, Some(&taken)))),
             Ok(_) if !machine.has_violation() && drawn.is_none() && drawing => Ok(None),
@@ -458,18 +477,22 @@ impl Game {
     /// what the game so far cost.
     pub fn undo(&mut self) -> Result<bool, Refused> {
         let Some(((_, rng), kept)) = self.events.split_last() else { return Ok(false) };
-        let (rng, kept) = (rng.clone(), kept.to_vec());
-        let mut again = self.clone();
-        again.saved = self.start.clone();
-        again.events.clear();
+        let shorter = Game { events: kept.to_vec(), ..self.clone() };
+        *self = shorter.replayed(rng.clone())?;
+        Ok(true)
+    }
+
+    /// The game played again from its start through its events, each with the generator as
+    /// it was before it, and `rng` after them.
+    fn replayed(&self, rng: Rng) -> Result<Game, Refused> {
+        let mut again = Game { saved: self.start.clone(), events: vec![], ..self.clone() };
         again.bytes = again.transcript().len();
-        for (event, before) in kept {
-            again.saved.set_rng(before);
-            again.take(event, LiveMode::Wait, None)?;
+        for (event, before) in &self.events {
+            again.saved.set_rng(before.clone());
+            again.take(event.clone(), LiveMode::Wait, None)?;
         }
         again.saved.set_rng(rng);
-        *self = again;
-        Ok(true)
+        Ok(again)
     }
 
     /// Names the game in verdicts (`game` unless given).

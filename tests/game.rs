@@ -464,3 +464,16 @@ fn a_game_stops_growing_where_a_transcript_must_stop() {
     assert_eq!(rules.check_text("game", &transcript).verdict, Verdict::Legal);
     assert!(!game.legal().unwrap().is_empty(), "the game still waits");
 }
+
+/// A draw keeps no copy of the game to go back to: when the rules fail while playing what was
+/// drawn, the game is played again to where it was, its generator too.
+#[test]
+fn a_draw_the_rules_fail_on_leaves_the_game_as_it_was() {
+    let rules = Rules::new("fixtures/spec/fuel_1.rules").unwrap();
+    let mut game = rules.new_game(2, 5).unwrap();
+    let (legal, state) = (game.legal().unwrap(), game.variables());
+    let failed = game.draw().unwrap_err();
+    assert!(failed.is_rules_failure(), "{failed}");
+    assert_eq!((game.event_count(), game.variables(), game.legal().unwrap()), (0, state, legal));
+    assert!(game.draw().unwrap_err().is_rules_failure(), "the same draw again");
+}

@@ -126,6 +126,42 @@ pub struct Marks {
     notes: usize,
 }
 
+impl Default for Saved {
+    /// No game: what a game's place holds while its state runs on elsewhere.
+    fn default() -> Saved {
+        Saved {
+            players: Rc::from(Vec::<String>::new()),
+            params: vec![],
+            globals: vec![],
+            finished: false,
+            finished_at: 0..0,
+            source: Source::Transcript { events: vec![], pos: 0 },
+            violation: None,
+            draining: false,
+            fuel: 0,
+            limits: Limits::DEFAULT,
+            rng: Rng::new(0),
+            explain: false,
+            taken: 0,
+            seat_list: Value::Null,
+            kind_lists: vec![],
+            open_windows: vec![],
+            go_on: false,
+            stood: vec![],
+            notes: vec![],
+            states: None,
+            changes: vec![],
+            spent: 0,
+            versions: vec![],
+            memos: vec![],
+            remembered: 0,
+            helper_memos: vec![],
+            calls_remembered: 0,
+            resume: vec![],
+        }
+    }
+}
+
 impl Saved {
     /// A copy to run a probe on, or to go back to: everything but what only grows with the
     /// game (each `history` variable keeps its last value, which is what a change is told
