@@ -241,6 +241,7 @@ fn a_clone_goes_on_alone_and_undo_gives_back_the_game_before() {
             other.draw().unwrap();
         }
         assert_ne!(other.transcript(), transcript, "{name}: the clone played on");
+        assert_ne!(other.legal().unwrap(), legal, "{name}: what is legal moved on with it");
         assert_eq!((game.transcript(), game.variables()), (transcript.clone(), state.clone()), "{name}");
         // Undo after a draw: the same state, the same legal events, and the same next draw.
         let mut undone = game.clone();
