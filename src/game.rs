@@ -353,6 +353,8 @@ impl Game {
     ) -> Result<Option<(Event, Json)>, Refused> {
         event.index = self.events.len();
         let rng = self.saved.rng().clone();
+        // Taken before the state moves out (a draw leaves nothing in its place).
+        let players = self.saved.players().clone();
         let drawing = matches!(mode, LiveMode::Draw);
         // The game runs on as it is; what stays behind is a copy to go back to, which costs
         // what the state costs, not what the game so far does. A drawn event passes its checks
@@ -375,7 +377,7 @@ impl Game {
             _ => None,
         };
         let taken = drawn.clone().unwrap_or(event);
-        let written = crate::play::event_json(&self.program, self.saved.players(), &taken);
+        let written = crate::play::event_json(&self.program, &players, &taken);
         // As the transcript writes it: `  - EVENT` and a line break.
         let bytes = self.bytes + written.to_string().len() + 5;
         let too_long = bytes as u64 > self.rules.limits().transcript_bytes;

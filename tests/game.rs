@@ -27,11 +27,17 @@ fn seeds() -> u64 {
     std::env::var("SHINPAN_GAME_SEEDS").ok().and_then(|s| s.parse().ok()).unwrap_or(1000)
 }
 
+/// A game drawn to its end; each event `draw` gives is the event the transcript writes.
 fn drawn_game(rules: &Rules, players: usize, seed: u64) -> Game {
     let mut game = rules.new_game(players, seed).unwrap();
-    while game.draw().unwrap().is_some() {
+    let mut drawn = vec![];
+    while let Some(event) = game.draw().unwrap() {
+        drawn.push(format!("  - {event}"));
         assert!(game.event_count() < 20_000, "a built-in game ends");
     }
+    let transcript = game.transcript();
+    let written: Vec<&str> = transcript.lines().skip_while(|l| *l != "events:").skip(1).collect();
+    assert_eq!(written, drawn, "seed {seed}: the events drawn are the events written");
     game
 }
 
