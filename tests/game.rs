@@ -337,6 +337,7 @@ fn a_chance_move_is_listed_by_its_kind() {
     assert!(deals[0].chance() && deals[0].event().is_none());
     assert_eq!(deals[0].words(), "table deal (any the rules allow)");
     assert_eq!(deals[0].json()["event"], Json::Null);
+    assert_eq!(format!("{:?}", deals[0]), "LegalEvent(table deal (any the rules allow))");
     assert!(legal.iter().filter(|l| l.action() != "deal").all(|l| !l.chance() && l.event().is_some()), "{legal:?}");
 }
 
