@@ -178,3 +178,7 @@ fn clone_against_apply(rules: &Rules) {
     println!("a clone: {clone_ns:.0} ns; one apply (a clone and an apply, less the clone): {apply_ns:.0} ns");
     println!("row: clone {clone_ns:.0} ns, apply {apply_ns:.0} ns");
 }
+
+/// The command line's allocator, so that `play --games` is measured as it runs there.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
