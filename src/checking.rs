@@ -282,7 +282,7 @@ impl Checking {
         let limit = usize::try_from(self.limits.transcript_bytes).unwrap_or(usize::MAX);
         let mut buf = vec![];
         let mut number = 0;
-        while let Some(too_long) = read_line_bounded(&mut reader, &mut buf, limit)? {
+        while let Some(too_long) = crate::files::read_line_within(&mut reader, &mut buf, limit)? {
             number += 1;
             let name = format!("{name}#{number}");
             let input = match std::str::from_utf8(&buf) {
@@ -336,45 +336,8 @@ fn is_blank(line: &str) -> bool {
     line.bytes().all(|b| b == b' ' || b == b'\t')
 }
 
-/// Reads one line, without its end, into `buf`, keeping at most `max` bytes of it (the rest
-/// is skipped, so a huge line costs no memory). `None` at the end of the input; else whether
-/// the line was longer than `max`.
-fn read_line_bounded(r: &mut impl BufRead, buf: &mut Vec<u8>, max: usize) -> std::io::Result<Option<bool>> {
-    buf.clear();
-    let (mut any, mut too_long) = (false, false);
-    loop {
-        let chunk = r.fill_buf()?;
-        if chunk.is_empty() {
-            return Ok(any.then(|| within(buf, max, too_long)));
-        }
-        any = true;
-        let end = chunk.iter().position(|&b| b == b'\n');
-        let part = &chunk[..end.unwrap_or(chunk.len())];
-        // One byte more than the cap is kept: the `\r` of a `\r\n` is not the line's.
-        let room = (max + 1).saturating_sub(buf.len());
-        too_long |= part.len() > room;
-        buf.extend_from_slice(&part[..part.len().min(room)]);
-        let used = end.map_or(chunk.len(), |e| e + 1);
-        r.consume(used);
-        if end.is_some() {
-            if !too_long && buf.last() == Some(&b'\r') {
-                buf.pop();
-            }
-            return Ok(Some(within(buf, max, too_long)));
-        }
-    }
-}
-
-/// Cuts a line read to `max` bytes; whether it was longer.
-fn within(buf: &mut Vec<u8>, max: usize, too_long: bool) -> bool {
-    let longer = too_long || buf.len() > max;
-    buf.truncate(max);
-    longer
-}
-
 #[cfg(test)]
 mod tests {
-    use super::*;
 
     /// A stream's lines are read whole up to the cap, and past it only counted as too long:
     /// the next line is read as usual. Line ends may be `\n` or `\r\n`.
@@ -386,7 +349,7 @@ mod tests {
         let mut reader = std::io::BufReader::with_capacity(4, text.as_bytes());
         let mut buf = vec![];
         let mut lines = vec![];
-        while let Some(too_long) = read_line_bounded(&mut reader, &mut buf, 11).unwrap_or(None) {
+        while let Some(too_long) = crate::files::read_line_within(&mut reader, &mut buf, 11).unwrap_or(None) {
             lines.push((String::from_utf8_lossy(&buf).into_owned(), too_long));
         }
         let want = [

@@ -272,9 +272,46 @@ fn kind_of_file(meta: &std::fs::Metadata) -> &'static str {
     if meta.is_dir() { "it is a directory, which" } else { "it" }
 }
 
+/// Reads one line, without its end (`\n` or `\r\n`), into `buf`, keeping at most `max` bytes
+/// of it: the rest is read and dropped, so a huge line costs no memory. `None` at the end of
+/// the input; else whether the line was longer than `max` (what `buf` then holds is its
+/// start). `check --stream` and `shinpan referee` read their lines so.
+pub fn read_line_within(r: &mut impl std::io::BufRead, buf: &mut Vec<u8>, max: usize) -> std::io::Result<Option<bool>> {
+    buf.clear();
+    let (mut any, mut too_long) = (false, false);
+    loop {
+        let chunk = r.fill_buf()?;
+        if chunk.is_empty() {
+            return Ok(any.then(|| cut_to(buf, max, too_long)));
+        }
+        any = true;
+        let end = chunk.iter().position(|&b| b == b'\n');
+        let part = &chunk[..end.unwrap_or(chunk.len())];
+        // One byte more than the cap is kept: the `\r` of a `\r\n` is not the line's.
+        let room = max.saturating_add(1).saturating_sub(buf.len());
+        too_long |= part.len() > room;
+        buf.extend_from_slice(&part[..part.len().min(room)]);
+        let used = end.map_or(chunk.len(), |e| e + 1);
+        r.consume(used);
+        if end.is_some() {
+            if !too_long && buf.last() == Some(&b'\r') {
+                buf.pop();
+            }
+            return Ok(Some(cut_to(buf, max, too_long)));
+        }
+    }
+}
+
+/// Cuts a line read to `max` bytes; whether it was longer.
+fn cut_to(buf: &mut Vec<u8>, max: usize, too_long: bool) -> bool {
+    let longer = too_long || buf.len() > max;
+    buf.truncate(max);
+    longer
+}
+
 #[cfg(test)]
 mod tests {
-    use super::size_words;
+    use super::{read_line_within, size_words};
 
     /// A limit is said in MiB when it is a whole number of them, else in bytes.
     #[test]
@@ -284,5 +321,30 @@ mod tests {
         assert_eq!(size_words(1000), "1000 bytes");
         assert_eq!(size_words(3 * MIB), "3 MiB");
         assert_eq!(size_words(MIB + 1), "1048577 bytes");
+    }
+
+    /// Lines are read whole up to the cap, and past it only counted as too long: the next
+    /// line is read as usual. Line ends may be `\n` or `\r\n`; the last line may have none.
+    #[test]
+    fn a_line_is_read_within_its_cap() {
+        // The fifth line's byte past the cap is a `\r` that does not end it: still too long.
+        let text = "short\r\nexactly10!!\r\n0123456789abc\nexactly10!!\n0123456789a\rXYZ\n\nlast";
+        // A tiny buffer, so that lines arrive in pieces as from a pipe.
+        let mut reader = std::io::BufReader::with_capacity(4, text.as_bytes());
+        let mut buf = vec![];
+        let mut lines = vec![];
+        while let Some(too_long) = read_line_within(&mut reader, &mut buf, 11).unwrap() {
+            lines.push((String::from_utf8_lossy(&buf).into_owned(), too_long));
+        }
+        let want = [
+            ("short", false),
+            ("exactly10!!", false),
+            ("0123456789a", true),
+            ("exactly10!!", false),
+            ("0123456789a", true),
+            ("", false),
+            ("last", false),
+        ];
+        assert_eq!(lines, want.map(|(l, t)| (l.to_string(), t)));
     }
 }

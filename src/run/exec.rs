@@ -34,27 +34,33 @@ impl<'p> Machine<'p> {
         if let Some(&Resume::Block(at)) = self.resume.last() {
             self.resume.pop();
             let Some(s) = block.get(at) else { return Err(self.lost_place()) };
-            match self.exec_resumed(s, frame) {
-                Ok(Ctl::Next) => {}
-                Ok(ctl) => return Ok(ctl),
-                Err(stop) => {
-                    self.unwinding(&stop, || Resume::Block(at));
-                    return Err(stop);
-                }
+            let out = self.exec_resumed(s, frame);
+            if let Some(leave) = self.after_statement(out, at) {
+                return leave;
             }
             from = at + 1;
         }
         for (i, s) in block.iter().enumerate().skip(from) {
-            match self.exec(s, frame) {
-                Ok(Ctl::Next) => {}
-                Ok(ctl) => return Ok(ctl),
-                Err(stop) => {
-                    self.unwinding(&stop, || Resume::Block(i));
-                    return Err(stop);
-                }
+            let out = self.exec(s, frame);
+            if let Some(leave) = self.after_statement(out, i) {
+                return leave;
             }
         }
         Ok(Ctl::Next)
+    }
+
+    /// After statement `at` of a block: on to the next (`None`), or out of the block with what
+    /// the statement gave, a stop for an event noting where it left the block.
+    #[inline]
+    fn after_statement(&mut self, out: Run<Ctl>, at: usize) -> Option<Run<Ctl>> {
+        match out {
+            Ok(Ctl::Next) => None,
+            Ok(ctl) => Some(Ok(ctl)),
+            Err(stop) => {
+                self.unwinding(&stop, || Resume::Block(at));
+                Some(Err(stop))
+            }
+        }
     }
 
     fn exec(&mut self, s: &'p S, frame: &mut Vec<Value>) -> Run<Ctl> {

@@ -37,7 +37,7 @@ pub fn run(limits: &Limits) -> ExitStatus {
     let mut input = std::io::stdin().lock();
     let mut line = vec![];
     loop {
-        let too_long = match crate::inputs::read_line_within(&mut input, &mut line, max_line) {
+        let too_long = match shinpan::files::read_line_within(&mut input, &mut line, max_line) {
             Ok(Some(too_long)) => too_long,
             Ok(None) => return ExitStatus::Success,
             Err(e) => {
