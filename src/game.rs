@@ -95,8 +95,8 @@ impl LegalEvent {
         &self.program.actions[self.candidate.action as usize].name
     }
 
-    /// Whether it is a chance move: the rules draw its argument at random (`Game::draw`, or
-    /// `Game::apply_legal` of this move, plays one).
+    /// Whether it is a chance move: the rules draw its argument at random (`Game::apply_legal` of
+    /// this move plays one; `Game::draw` plays any legal event, as `play` draws).
     pub fn chance(&self) -> bool {
         self.candidate.sampled
     }
