@@ -94,7 +94,9 @@ pub struct Kind {
     /// The declared shape of each attribute.
     pub shapes: Vec<Shape>,
     pub cards: std::ops::Range<u32>,
-    pub by_code: HashMap<String, u32>,
+    /// Looked up for every card a transcript names: foldhash, several times as fast as
+    /// SipHash on a short code (the codes are the rules file's own, never a transcript's).
+    pub by_code: HashMap<String, u32, foldhash::fast::RandomState>,
     /// Where the cards come from when they are read from a data file (`from pool.cards`).
     pub pool: Option<PoolSpec>,
     /// Declared with `codes`: coded values that are not cards.

@@ -1,5 +1,6 @@
 //! Checking transcripts: find the rules, read, decode, run, and say what was found.
 
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -11,7 +12,7 @@ use crate::program::Program;
 use crate::program::value::Value;
 use crate::report::values::JsonBudget;
 use crate::run::{Machine, Outcome, Source};
-use crate::transcript::decode::{Envelope, Malformed, envelope, events};
+use crate::transcript::decode::{Envelope, Game, Malformed, envelope, events};
 use crate::transcript::{Problem, RawTranscript, Yaml, read_within};
 
 /// Most winners a verdict names (a game has at most 255 players; a rules file that says
@@ -367,31 +368,59 @@ impl Checker {
 
     pub fn check_text(&mut self, file: &str, text: String, base: &Path) -> Report {
         let text = Rc::new(text);
-        let raw = match read_within(&text, &self.limits) {
+        let (program, game) = match self.read_quickly(&text, base) {
+            Some(read) => read,
+            None => match self.read_game(file, &text, base) {
+                Ok(read) => read,
+                Err(report) => return report,
+            },
+        };
+        self.judge(file, text, &program, game)
+    }
+
+    /// The rules and the game of a JSON transcript that the typed reader reads and decodes
+    /// (`transcript::quick`): `None` leaves it to `read_game`, which says what is wrong.
+    pub(crate) fn read_quickly(&mut self, text: &str, base: &Path) -> Option<(Rc<Program>, Game)> {
+        let quick = crate::transcript::quick::read(text, &self.limits)?;
+        let rules_name = match (&self.rules_override, quick.raw.rules.as_ref().map(|l| &l.value)) {
+            (Some(r), _) => r.clone(),
+            (None, Some(Yaml::Str(s))) => s.clone(),
+            _ => return None,
+        };
+        let program = self.lookup(&rules_name, base, self.rules_override.is_none()).ok()?;
+        let raw = with_variant(quick.raw, &self.variant);
+        let envelope = self.envelope_of(&program, &raw).ok()?;
+        let program = self.with_pools(program, &envelope, base).ok()?;
+        let game =
+            crate::transcript::decode::typed::events(&program, envelope, &quick.events, quick.nodes, &self.limits)?;
+        Some((program, game))
+    }
+
+    /// The rules and the game of a transcript read as a tree, or its malformed verdict.
+    pub(crate) fn read_game(
+        &mut self,
+        file: &str,
+        text: &Rc<String>,
+        base: &Path,
+    ) -> Result<(Rc<Program>, Game), Report> {
+        let raw = match read_within(text, &self.limits) {
             Ok(raw) => with_variant(raw, &self.variant),
             Err(e) => {
                 let m = Malformed { problem: e.problem, message: e.message, line: e.line, event: None, span: e.span };
-                return Report::malformed(file, text, None, vec![m]);
+                return Err(Report::malformed(file, text.clone(), None, vec![m]));
             }
         };
+        let malformed = |rules: Option<String>, errors| Report::malformed(file, text.clone(), rules, errors);
         let rules_name = match (&self.rules_override, raw.rules.as_ref().map(|l| &l.value)) {
             (Some(r), _) => r.clone(),
             (None, Some(Yaml::Str(s))) => s.clone(),
             (None, Some(other)) => {
-                return Report::malformed(
-                    file,
-                    text,
-                    None,
-                    vec![Malformed::at(
-                        Problem::NotATranscript,
-                        format!("`rules` must be a name, not {}", other.kind()),
-                        raw.rules.as_ref(),
-                    )],
-                );
+                let message = format!("`rules` must be a name, not {}", other.kind());
+                return Err(malformed(None, vec![Malformed::at(Problem::NotATranscript, message, raw.rules.as_ref())]));
             }
             (None, None) => {
                 let missing = Malformed::new(Problem::NotATranscript, "the transcript has no `rules`");
-                return Report::malformed(file, text, None, vec![missing]);
+                return Err(malformed(None, vec![missing]));
             }
         };
         let named_by_transcript = self.rules_override.is_none();
@@ -399,47 +428,31 @@ impl Checker {
             Ok(p) => p,
             Err(Lookup::Unknown(m)) => {
                 let at = if self.rules_override.is_some() { None } else { raw.rules.as_ref() };
-                return Report::malformed(
-                    file,
-                    text,
-                    Some(rules_name),
-                    vec![Malformed::at(Problem::UnknownRules, m, at)],
-                );
+                return Err(malformed(Some(rules_name), vec![Malformed::at(Problem::UnknownRules, m, at)]));
             }
             Err(Lookup::Broken(diags)) => {
-                let mut r = Report::malformed(
-                    file,
-                    text,
-                    Some(rules_name.clone()),
-                    vec![Malformed::at(
-                        Problem::BadRules,
-                        format!("the rules `{rules_name}` have errors"),
-                        if named_by_transcript { raw.rules.as_ref() } else { None },
-                    )],
-                );
+                let message = format!("the rules `{rules_name}` have errors");
+                let at = if named_by_transcript { raw.rules.as_ref() } else { None };
+                let mut r = malformed(Some(rules_name), vec![Malformed::at(Problem::BadRules, message, at)]);
                 r.spec_errors = diags;
-                return r;
+                return Err(r);
             }
         };
         let rules = Some(program.name.clone());
-        let envelope = match self.envelope_of(&program, &raw) {
-            Ok(e) => e,
-            Err(errors) => return Report::malformed(file, text, rules, errors),
-        };
-        let program = match self.with_pools(program, &envelope, base) {
-            Ok(p) => p,
-            Err(m) => {
-                let error = Malformed::at(Problem::BadCardFile, m, raw.variant.as_ref());
-                return Report::malformed(file, text, rules, vec![error]);
-            }
-        };
-        let game = match events(&program, &raw, envelope) {
-            Ok(g) => g,
-            Err(errors) => return Report::malformed(file, text, rules, errors),
-        };
+        let envelope = self.envelope_of(&program, &raw).map_err(|errors| malformed(rules.clone(), errors))?;
+        let program = self.with_pools(program, &envelope, base).map_err(|m| {
+            malformed(rules.clone(), vec![Malformed::at(Problem::BadCardFile, m, raw.variant.as_ref())])
+        })?;
+        let game = events(&program, &raw, envelope).map_err(|errors| malformed(rules, errors))?;
+        Ok((program, game))
+    }
+
+    /// The verdict on a game read from `text`.
+    fn judge(&self, file: &str, text: Rc<String>, program: &Rc<Program>, game: Game) -> Report {
+        let rules = Some(program.name.clone());
         let events = game.events.clone();
         let mut machine = Machine::new(
-            &program,
+            program,
             game.players.clone(),
             game.params,
             Source::Transcript { events: game.events, pos: 0 },
@@ -454,8 +467,7 @@ impl Checker {
         match machine.run() {
             Ok(outcome) => {
                 let stopped = outcome.violation.is_some();
-                let judged =
-                    Judged { program: &program, players: &game.players, events: &events, limits: &self.limits };
+                let judged = Judged { program, players: &game.players, events: &events, limits: &self.limits };
                 let mut r = report(file, text, rules, judged, outcome);
                 if self.all {
                     // Which violations the game went past, and those of the event it could not.
@@ -568,9 +580,12 @@ impl Checker {
         let inline = self.inline.as_ref().filter(|(label, ..)| label == name);
         let (key, text, label, dir) = match (inline, builtin) {
             // Kept apart from a built-in or a file of the same name.
-            (Some((label, text, dir)), _) => (format!("\0{label}"), text.clone(), label.clone(), dir.clone()),
+            (Some((label, text, dir)), _) => {
+                (format!("\0{label}"), Cow::Owned(text.clone()), label.clone(), dir.clone())
+            }
+            // Not copied: a built-in's text is looked up for every transcript that names it.
             (None, Some(text)) => {
-                (name.to_string(), text.to_string(), format!("specs/{name}.rules"), base.to_path_buf())
+                (name.to_string(), Cow::Borrowed(text), format!("specs/{name}.rules"), base.to_path_buf())
             }
             (None, None) if name.ends_with(".rules") || name.contains('/') => {
                 let path: PathBuf = if Path::new(name).is_absolute() { name.into() } else { base.join(name) };
@@ -583,7 +598,7 @@ impl Checker {
                 let text = crate::files::read_rules(&path)
                     .map_err(|e| Lookup::Unknown(format!("cannot read rules file `{}`: {e}", path.display())))?;
                 let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
-                (path.display().to_string(), text, path.display().to_string(), dir)
+                (path.display().to_string(), Cow::Owned(text), path.display().to_string(), dir)
             }
             (None, None) => {
                 let known: Vec<&str> = crate::lang::specs::BUILTIN.iter().map(|(n, _)| *n).collect();

@@ -173,7 +173,7 @@ impl Resolver {
                     slots,
                     shapes,
                     cards: 0..0,
-                    by_code: HashMap::new(),
+                    by_code: HashMap::default(),
                     pool,
                     plain: c.plain,
                 }

@@ -1,6 +1,8 @@
 //! A read transcript to a game: players, parameters and events, each argument checked
 //! against its action's shape. Anything that does not fit makes the transcript malformed.
 
+pub mod typed;
+
 use std::rc::Rc;
 
 use crate::program::value::{Text, Value};
@@ -307,24 +309,6 @@ impl Decoder<'_> {
     fn value(&self, shape: &Shape, y: &Yaml, key: bool) -> Result<Value, String> {
         let found = || format!("expected {}, found {}", self.describe(shape), yaml_words(y));
         let v = match (shape, y) {
-            (Shape::Int(..), Yaml::Int(i)) => Value::Int(*i),
-            (Shape::Int(..), Yaml::Str(s)) if key => Value::Int(s.parse().map_err(|_| found())?),
-            (Shape::Bool, Yaml::Bool(b)) => Value::Bool(*b),
-            (Shape::Str, Yaml::Str(s)) => Value::str(s),
-            // A transcript may name only YAML data files, never any file the checker can read.
-            (Shape::File, Yaml::Str(s)) if s.ends_with(".yaml") || s.ends_with(".yml") => Value::str(s),
-            (Shape::Null, Yaml::Null) => Value::Null,
-            (Shape::Literal(l), Yaml::Str(s)) if **l == **s => Value::Str(l.clone()),
-            (Shape::Player, Yaml::Str(s)) => {
-                self.player(s).ok_or_else(|| format!("unknown player `{}`", crate::transcript::cut(s)))?
-            }
-            (Shape::Card(k), Yaml::Str(s)) => {
-                self.prog.kinds[*k as usize].by_code.get(s).map(|c| Value::Card(*c)).ok_or_else(found)?
-            }
-            (Shape::Enum(e), Yaml::Str(s)) => {
-                let variants = &self.prog.enums[*e as usize].variants;
-                variants.iter().position(|v| v == s).map(|i| Value::Enum(*e, i as u16)).ok_or_else(found)?
-            }
             (Shape::List(_, item, _), Yaml::Seq(items)) => {
                 Value::list(items.iter().map(|i| self.value(item, i, false)).collect::<Result<_, _>>()?)
             }
@@ -339,10 +323,37 @@ impl Decoder<'_> {
                     Ok(v)
                 };
             }
-            _ => return Err(found()),
+            _ => self.scalar(shape, Scalar::of(y).ok_or_else(found)?, key)?,
         };
         self.within(shape, &v)?;
         Ok(v)
+    }
+
+    /// Decodes a scalar of the given shape (before the bounds `within` puts on it): the one
+    /// place both readers, the tree's and the typed one, turn a scalar into a value.
+    fn scalar(&self, shape: &Shape, s: Scalar<'_>, key: bool) -> Result<Value, String> {
+        let found = || format!("expected {}, found {}", self.describe(shape), s.words());
+        Ok(match (shape, s) {
+            (Shape::Int(..), Scalar::Int(i)) => Value::Int(i),
+            (Shape::Int(..), Scalar::Str(s)) if key => Value::Int(s.parse().map_err(|_| found())?),
+            (Shape::Bool, Scalar::Bool(b)) => Value::Bool(b),
+            (Shape::Str, Scalar::Str(s)) => Value::str(s),
+            // A transcript may name only YAML data files, never any file the checker can read.
+            (Shape::File, Scalar::Str(s)) if s.ends_with(".yaml") || s.ends_with(".yml") => Value::str(s),
+            (Shape::Null, Scalar::Null) => Value::Null,
+            (Shape::Literal(l), Scalar::Str(s)) if **l == *s => Value::Str(l.clone()),
+            (Shape::Player, Scalar::Str(s)) => {
+                self.player(s).ok_or_else(|| format!("unknown player `{}`", crate::transcript::cut(s)))?
+            }
+            (Shape::Card(k), Scalar::Str(s)) => {
+                self.prog.kinds[*k as usize].by_code.get(s).map(|c| Value::Card(*c)).ok_or_else(found)?
+            }
+            (Shape::Enum(e), Scalar::Str(s)) => {
+                let variants = &self.prog.enums[*e as usize].variants;
+                variants.iter().position(|v| v == s).map(|i| Value::Enum(*e, i as u16)).ok_or_else(found)?
+            }
+            _ => return Err(found()),
+        })
     }
 
     /// The first alternative the value fits. Otherwise the error names what was meant: the one
@@ -511,11 +522,38 @@ fn is_empty(v: &Value) -> bool {
     }
 }
 
-fn yaml_words(y: &Yaml) -> String {
-    match y {
-        Yaml::Str(s) => format!("`{}`", crate::transcript::cut(s)),
-        Yaml::Int(i) => format!("`{i}`"),
-        Yaml::Bool(b) => format!("`{b}`"),
-        other => other.kind().to_string(),
+/// A scalar as read: from the tree, or straight from a JSON text by the typed reader.
+#[derive(Clone, Copy)]
+enum Scalar<'a> {
+    Null,
+    Bool(bool),
+    Int(i64),
+    Str(&'a str),
+}
+
+impl<'a> Scalar<'a> {
+    /// The tree's scalar; `None` for a list, a mapping or a number that is not an integer.
+    fn of(y: &'a Yaml) -> Option<Scalar<'a>> {
+        match y {
+            Yaml::Null => Some(Scalar::Null),
+            Yaml::Bool(b) => Some(Scalar::Bool(*b)),
+            Yaml::Int(i) => Some(Scalar::Int(*i)),
+            Yaml::Str(s) => Some(Scalar::Str(s)),
+            Yaml::Float(_) | Yaml::Seq(_) | Yaml::Map(_) => None,
+        }
     }
+
+    /// The scalar in a message, as `yaml_words` writes its tree value.
+    fn words(self) -> String {
+        match self {
+            Scalar::Str(s) => format!("`{}`", crate::transcript::cut(s)),
+            Scalar::Int(i) => format!("`{i}`"),
+            Scalar::Bool(b) => format!("`{b}`"),
+            Scalar::Null => "null".into(),
+        }
+    }
+}
+
+fn yaml_words(y: &Yaml) -> String {
+    Scalar::of(y).map_or_else(|| y.kind().to_string(), Scalar::words)
 }

@@ -16,14 +16,7 @@ use crate::limits::Limits;
 /// The document, if the text is a JSON object this reader takes within `limits`; `None` sends
 /// it to the YAML reader.
 pub(super) fn parse(text: &str, limits: &Limits) -> Option<Doc> {
-    // A byte-order mark, rare in JSON, is the YAML reader's to skip.
-    if !text.trim_start_matches([' ', '\t', '\r', '\n']).starts_with('{') {
-        return None;
-    }
-    // A character YAML does not allow (DEL, a C1 control) is the YAML reader's to refuse; a
-    // carriage return is a line break to YAML on its own too, but only with a line feed here.
-    let lone_return = text.match_indices('\r').any(|(i, _)| text.as_bytes().get(i + 1) != Some(&b'\n'));
-    if lone_return || !text.chars().all(|c| c == '\r' || allowed(c)) || !keys_are_short(text) {
+    if !takes(text) {
         return None;
     }
     let nodes = Cell::new(0);
@@ -32,6 +25,19 @@ pub(super) fn parse(text: &str, limits: &Limits) -> Option<Doc> {
     de.end().ok()?;
     let (top, lists) = positions(text)?;
     Some(Doc { root, top, lists })
+}
+
+/// Whether the text looks like a JSON object this reader takes: what it leaves to the YAML
+/// reader before parsing (the typed reader, `quick`, leaves the same).
+pub(super) fn takes(text: &str) -> bool {
+    // A byte-order mark, rare in JSON, is the YAML reader's to skip.
+    if !text.trim_start_matches([' ', '\t', '\r', '\n']).starts_with('{') {
+        return false;
+    }
+    // A character YAML does not allow (DEL, a C1 control) is the YAML reader's to refuse; a
+    // carriage return is a line break to YAML on its own too, but only with a line feed here.
+    let lone_return = text.match_indices('\r').any(|(i, _)| text.as_bytes().get(i + 1) != Some(&b'\n'));
+    !lone_return && text.chars().all(|c| c == '\r' || allowed(c)) && keys_are_short(text)
 }
 
 /// The characters a fast reader takes: YAML's printable ones, with a line feed and a tab, and
@@ -72,12 +78,12 @@ pub(super) struct Node<'c> {
 }
 
 impl Node<'_> {
-    fn count<E: serde::de::Error>(&self) -> Result<(), E> {
+    pub(super) fn count<E: serde::de::Error>(&self) -> Result<(), E> {
         self.nodes.set(self.nodes.get() + 1);
         if self.nodes.get() > self.limits.transcript_values { Err(E::custom("too many values")) } else { Ok(()) }
     }
 
-    fn inner<E: serde::de::Error>(&self) -> Result<Node<'_>, E> {
+    pub(super) fn inner<E: serde::de::Error>(&self) -> Result<Node<'_>, E> {
         if self.depth >= self.limits.transcript_depth {
             return Err(E::custom("nested too deep"));
         }

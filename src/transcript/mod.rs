@@ -12,6 +12,7 @@ pub mod decode;
 mod json;
 mod lines;
 pub mod pool;
+pub(crate) mod quick;
 
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};

@@ -1,0 +1,485 @@
+//! The typed reader's second pass: each event's JSON text (`quick`) read straight into its
+//! decoded form against its action's shape, with no tree in between. A value of a shape it
+//! does not read itself (a union, whose alternatives are tried in turn) is read as a tree and
+//! decoded as the tree reader decodes it; a scalar is decoded by the one function both readers
+//! use (`Decoder::scalar`), and every bound is checked by the same `within`.
+//!
+//! Anything that does not decode leaves the whole transcript to the tree reader, which says
+//! what is wrong: this pass has no messages of its own.
+
+use std::cell::Cell;
+use std::fmt;
+
+use serde::de::{DeserializeSeed, Deserializer, Error as _, MapAccess, SeqAccess, Visitor};
+
+use super::{Decoder, Envelope, Game, Scalar, is_empty};
+use crate::limits::Limits;
+use crate::program::Shape;
+use crate::program::value::{Text, Value};
+use crate::run::Event;
+use crate::transcript::json::Node;
+use crate::transcript::quick::{EventText, Key};
+
+/// Most entries of one mapping this pass reads (each key is compared with those before it);
+/// a larger one is the tree reader's.
+const MAX_ENTRIES: usize = 64;
+
+/// The game, if every event of the transcript decodes; `None` leaves it to the tree reader.
+pub fn events(
+    prog: &crate::program::Program,
+    envelope: Envelope,
+    texts: &[EventText],
+    nodes: usize,
+    limits: &Limits,
+) -> Option<Game> {
+    let Envelope { players, params, .. } = envelope;
+    let decoder = Decoder { prog, players: &players, params: &params };
+    let nodes = Cell::new(nodes);
+    // An event is an item of the list under a key of the root mapping.
+    let node = Node { depth: 2, nodes: &nodes, limits };
+    let mut events = Vec::with_capacity(texts.len());
+    for (index, e) in texts.iter().enumerate() {
+        let mut de = serde_json::Deserializer::from_str(e.text);
+        let (actor, action, arg) = Typed { decoder: &decoder, node, shape: None }.deserialize(&mut de).ok()?;
+        events.push(Event { actor, action, arg, index, line: e.line, span: e.span.clone() });
+    }
+    Some(Game { players, params, events })
+}
+
+/// A value read against a shape (`None`: an event, read against its action's).
+#[derive(Clone, Copy)]
+struct Typed<'a, 'c> {
+    decoder: &'a Decoder<'a>,
+    node: Node<'c>,
+    shape: Option<&'a Shape>,
+}
+
+impl<'a, 'c> Typed<'a, 'c> {
+    fn with(self, shape: &'a Shape, node: Node<'c>) -> Typed<'a, 'c> {
+        Typed { shape: Some(shape), node, ..self }
+    }
+}
+
+/// An event: its actor, action and argument.
+type Decoded = (Value, u16, Value);
+
+impl<'de> DeserializeSeed<'de> for Typed<'_, '_> {
+    type Value = Decoded;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Decoded, D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Typed<'_, '_> {
+    type Value = Decoded;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("an event")
+    }
+
+    /// `by`, at most one `note`, and exactly one action.
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Decoded, A::Error> {
+        self.node.count()?;
+        let inner = self.node.inner()?;
+        let (mut actor, mut note, mut action) = (None, false, None);
+        while let Some(key) = map.next_key_seed(Key(inner))? {
+            match key {
+                "by" if actor.is_none() => actor = Some(map.next_value_seed(Actor(self.decoder, inner))?),
+                "note" if !note => {
+                    note = true;
+                    map.next_value_seed(inner)?;
+                }
+                "by" | "note" => return Err(A::Error::custom("a key given twice")),
+                name if action.is_none() => {
+                    let index = *self.decoder.prog.action_index.get(name).ok_or_else(|| A::Error::custom(name))?;
+                    let shape = &self.decoder.prog.actions[index as usize].shape;
+                    action = Some((index, map.next_value_seed(Arg(self.with(shape, inner)))?));
+                }
+                _ => return Err(A::Error::custom("more than one action")),
+            }
+        }
+        match (actor, action) {
+            (Some(actor), Some((index, arg))) => Ok((actor, index, arg)),
+            _ => Err(A::Error::custom("no `by` or no action")),
+        }
+    }
+}
+
+/// `by`: a player of the transcript, or `table`.
+struct Actor<'a, 'c>(&'a Decoder<'a>, Node<'c>);
+
+impl<'de> DeserializeSeed<'de> for Actor<'_, '_> {
+    type Value = Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_str(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Actor<'_, '_> {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a player's name")
+    }
+
+    fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<Value, E> {
+        self.1.count()?;
+        match s {
+            "table" => Ok(Value::Table),
+            name => self.0.player(name).ok_or_else(|| E::custom("not a player")),
+        }
+    }
+}
+
+/// An argument, or a value inside one, read against its shape.
+struct Arg<'a, 'c>(Typed<'a, 'c>);
+
+impl<'de> DeserializeSeed<'de> for Arg<'_, '_> {
+    type Value = Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        let Typed { decoder, node, shape } = self.0;
+        let Some(shape) = shape else { return Err(D::Error::custom("no shape")) };
+        let value = match shape {
+            Shape::List(..) => d.deserialize_seq(self)?,
+            Shape::Map(..) | Shape::Record(_) => d.deserialize_map(self)?,
+            Shape::NonEmpty(inner) => {
+                let value = Arg(self.0.with(inner, node)).deserialize(d)?;
+                return if is_empty(&value) { Err(D::Error::custom("empty")) } else { Ok(value) };
+            }
+            // Each alternative is tried in turn on the value: the tree reader's way.
+            Shape::Union(_) => {
+                let tree = node.deserialize(d)?;
+                return decoder.value(shape, &tree, false).map_err(D::Error::custom);
+            }
+            _ => d.deserialize_any(self)?,
+        };
+        decoder.within(shape, &value).map_err(D::Error::custom)?;
+        Ok(value)
+    }
+}
+
+impl Arg<'_, '_> {
+    fn scalar<E: serde::de::Error>(&self, s: Scalar<'_>) -> Result<Value, E> {
+        self.0.node.count()?;
+        let Typed { decoder, shape, .. } = self.0;
+        let shape = shape.ok_or_else(|| E::custom("no shape"))?;
+        decoder.scalar(shape, s, false).map_err(E::custom)
+    }
+}
+
+impl<'de> Visitor<'de> for Arg<'_, '_> {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a value of the action's shape")
+    }
+
+    fn visit_unit<E: serde::de::Error>(self) -> Result<Value, E> {
+        self.scalar(Scalar::Null)
+    }
+
+    fn visit_bool<E: serde::de::Error>(self, b: bool) -> Result<Value, E> {
+        self.scalar(Scalar::Bool(b))
+    }
+
+    fn visit_i64<E: serde::de::Error>(self, i: i64) -> Result<Value, E> {
+        self.scalar(Scalar::Int(i))
+    }
+
+    /// Past `i64` the tree reader reads a float, which no shape takes.
+    fn visit_u64<E: serde::de::Error>(self, u: u64) -> Result<Value, E> {
+        self.scalar(Scalar::Int(i64::try_from(u).map_err(E::custom)?))
+    }
+
+    fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<Value, E> {
+        self.scalar(Scalar::Str(s))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        self.0.node.count()?;
+        let inner = self.0.node.inner()?;
+        let Some(Shape::List(_, item, _)) = self.0.shape else { return Err(A::Error::custom("not a list")) };
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+        while let Some(value) = seq.next_element_seed(Arg(self.0.with(item, inner)))? {
+            items.push(value);
+        }
+        Ok(Value::list(items))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Value, A::Error> {
+        self.0.node.count()?;
+        let inner = self.0.node.inner()?;
+        match self.0.shape {
+            Some(Shape::Map(k, v, total)) => self.map(map, inner, (k, v, *total)),
+            Some(Shape::Record(fields)) => self.record(map, inner, fields),
+            _ => Err(A::Error::custom("not a mapping")),
+        }
+    }
+}
+
+impl<'a, 'c> Arg<'a, 'c> {
+    /// A mapping of keys and values of two shapes; every key of the key shape when `total`.
+    fn map<'de, A: MapAccess<'de>>(
+        &self,
+        mut map: A,
+        inner: Node<'c>,
+        (k, v, total): (&'a Shape, &'a Shape, bool),
+    ) -> Result<Value, A::Error> {
+        let decoder = self.0.decoder;
+        let mut out: Vec<(Value, Value)> = vec![];
+        while let Some(name) = map.next_key_seed(Key(inner))? {
+            let key = decoder.scalar(k, Scalar::Str(name), true).map_err(A::Error::custom)?;
+            decoder.within(k, &key).map_err(A::Error::custom)?;
+            if out.len() >= MAX_ENTRIES || out.iter().any(|(seen, _)| *seen == key) {
+                return Err(A::Error::custom("a key given twice, or too many keys"));
+            }
+            out.push((key, map.next_value_seed(Arg(self.0.with(v, inner)))?));
+        }
+        if total {
+            let domain = decoder.key_domain(k).map_err(A::Error::custom)?;
+            if domain.iter().any(|key| !out.iter().any(|(seen, _)| seen == key)) {
+                return Err(A::Error::custom("a key is missing"));
+            }
+        }
+        Ok(Value::map(out))
+    }
+
+    /// A record: each key one of its fields, every field that is not optional given; the
+    /// entries in the order of the fields, as the tree reader makes them.
+    fn record<'de, A: MapAccess<'de>>(
+        &self,
+        mut map: A,
+        inner: Node<'c>,
+        fields: &'a [(Text, bool, Shape)],
+    ) -> Result<Value, A::Error> {
+        let mut given: Vec<Option<Value>> = vec![None; fields.len()];
+        while let Some(name) = map.next_key_seed(Key(inner))? {
+            let Some(at) = fields.iter().position(|(field, ..)| **field == *name) else {
+                return Err(A::Error::custom("not a field"));
+            };
+            if given[at].is_some() {
+                return Err(A::Error::custom("a key given twice"));
+            }
+            given[at] = Some(map.next_value_seed(Arg(self.0.with(&fields[at].2, inner)))?);
+        }
+        let mut out = Vec::with_capacity(fields.len());
+        for ((name, optional, _), value) in fields.iter().zip(given) {
+            match value {
+                Some(value) => out.push((Value::Str(name.clone()), value)),
+                None if *optional => {}
+                None => return Err(A::Error::custom("a field is missing")),
+            }
+        }
+        Ok(Value::map(out))
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::panic, reason = "tests fail loudly")]
+mod tests {
+    use std::path::Path;
+
+    use serde_json::{Value as Json, json};
+
+    use crate::limits::Limits;
+    use crate::report::check::Checker;
+    use crate::transcript::json::tests::{fixture_texts, parse_yaml};
+
+    /// A checker's view of one text: what the typed reader read (when it took the text) and
+    /// what the tree reader read (or that it found the transcript malformed), each in full.
+    fn both_readers(checker: &mut Checker, text: &str) -> (Option<String>, Option<String>) {
+        let base = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+        let shown = |(program, game): (std::rc::Rc<crate::program::Program>, super::Game)| {
+            format!("{} {:?} {:?} {:?}", program.name, game.players, game.params, game.events)
+        };
+        let typed = checker.read_quickly(text, &base).map(shown);
+        let tree = checker.read_game("t", &std::rc::Rc::new(text.to_string()), &base).ok().map(shown);
+        (typed, tree)
+    }
+
+    /// Whether the typed reader, where it takes a text, reads exactly what the tree reader
+    /// reads; returns whether it took it.
+    fn agree(checker: &mut Checker, text: &str) -> bool {
+        match both_readers(checker, text) {
+            (Some(typed), Some(tree)) => {
+                assert_eq!(typed, tree, "{text}");
+                true
+            }
+            (Some(typed), None) => panic!("the typed reader read a text the tree reader refuses: {typed}\n{text}"),
+            (None, _) => false,
+        }
+    }
+
+    /// One event a line, the way servers and `shinpan play` lay JSON transcripts out.
+    fn event_lines(doc: &Json) -> String {
+        let Json::Object(m) = doc else { return doc.to_string() };
+        let fields: Vec<String> = m
+            .iter()
+            .map(|(k, v)| match (k.as_str(), v) {
+                ("events", Json::Array(items)) => {
+                    let lines: Vec<String> = items.iter().map(|e| format!("    {e}")).collect();
+                    format!("  \"events\": [\n{}\n  ]", lines.join(",\n"))
+                }
+                _ => format!("  {}: {v}", json!(k)),
+            })
+            .collect();
+        format!("{{\n{}\n}}\n", fields.join(",\n"))
+    }
+
+    /// Every fixture as JSON, in three layouts.
+    fn fixtures_as_json() -> Vec<(Json, Vec<String>)> {
+        let mut out = vec![];
+        for text in fixture_texts() {
+            let Ok(doc) = parse_yaml(&text) else { continue };
+            let doc = doc.root.to_json();
+            let layouts = vec![doc.to_string(), serde_json::to_string_pretty(&doc).unwrap(), event_lines(&doc)];
+            out.push((doc, layouts));
+        }
+        out
+    }
+
+    #[test]
+    fn the_typed_reader_reads_what_the_tree_reader_reads() {
+        let mut checker = Checker::new(None);
+        let (mut took, mut texts) = (0, 0);
+        for (_, layouts) in fixtures_as_json() {
+            for text in layouts {
+                texts += 1;
+                took += usize::from(agree(&mut checker, &text));
+            }
+        }
+        // Most fixtures are well formed: the typed reader must read them, not leave them all.
+        assert!(took > 600 && took < texts, "{took} of {texts}");
+    }
+
+    /// Single changes to each event of the fixtures, each one the typed reader either reads
+    /// as the tree reader does or leaves to it.
+    #[test]
+    fn a_changed_event_is_read_alike_or_left_to_the_tree_reader() {
+        let changes: [fn(&mut serde_json::Map<String, Json>); 12] = [
+            |e| drop(e.remove("by")),
+            |e| drop(e.insert("by".into(), json!("nobody"))),
+            |e| drop(e.insert("by".into(), json!(7))),
+            |e| drop(e.insert("note".into(), json!({"why": [1, "two", null]}))),
+            |e| drop(e.insert("also".into(), json!(1))),
+            |e| e.values_mut().filter(|v| !v.is_string()).for_each(|v| *v = json!("Z9")),
+            |e| e.values_mut().filter(|v| !v.is_string()).for_each(|v| *v = json!(-0.0)),
+            |e| e.values_mut().filter(|v| !v.is_string()).for_each(|v| *v = json!(u64::MAX)),
+            |e| e.values_mut().filter(|v| !v.is_string()).for_each(|v| *v = json!([[[]]])),
+            |e| e.values_mut().filter(|v| !v.is_string()).for_each(|v| *v = json!({"x": 1})),
+            |e| drop(e.values_mut().any(change_first_scalar)),
+            |e| drop(e.values_mut().any(drop_first_entry)),
+        ];
+        let mut checker = Checker::new(None);
+        let (mut took, mut texts) = (0, 0);
+        for (doc, _) in fixtures_as_json().into_iter().step_by(3) {
+            let Some(events) = doc.get("events").and_then(Json::as_array) else { continue };
+            for at in (0..events.len()).step_by(7) {
+                for change in changes {
+                    let mut changed = doc.clone();
+                    if let Some(Json::Object(e)) = changed["events"].get_mut(at) {
+                        change(e);
+                    }
+                    texts += 1;
+                    took += usize::from(agree(&mut checker, &changed.to_string()));
+                }
+            }
+        }
+        assert!(took > 100 && took < texts, "{took} of {texts}");
+    }
+
+    /// The first string, integer or boolean inside a value, changed to another of its kind.
+    fn change_first_scalar(v: &mut Json) -> bool {
+        match v {
+            Json::String(s) => *s = format!("{s}x"),
+            Json::Number(n) => *v = json!(n.as_i64().unwrap_or(0) + 1000),
+            Json::Bool(b) => *b = !*b,
+            Json::Array(items) => return items.iter_mut().any(change_first_scalar),
+            Json::Object(m) => return m.values_mut().any(change_first_scalar),
+            Json::Null => *v = json!(0),
+        }
+        true
+    }
+
+    /// The first entry of the first mapping inside a value, removed.
+    fn drop_first_entry(v: &mut Json) -> bool {
+        match v {
+            Json::Object(m) if !m.is_empty() => {
+                let first = m.keys().next().cloned().unwrap();
+                m.remove(&first);
+                true
+            }
+            Json::Object(m) => m.values_mut().any(drop_first_entry),
+            Json::Array(items) => items.iter_mut().any(drop_first_entry),
+            _ => false,
+        }
+    }
+
+    /// What JSON text says that a value cannot: a key twice, an escaped key, an escaped value.
+    #[test]
+    fn texts_of_the_same_value_are_read_alike() {
+        let mut checker = Checker::new(Some(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/bench/long.rules").into()));
+        let game = r#"{"rules": "long", "players": ["a", "b"], "events": [EVENT]}"#;
+        let events = [
+            r#"{"by": "table", "deal": {"a": ["S1", "S2", "S3"], "b": ["H1", "H2", "H3"]}}"#,
+            r#"{"by": "table", "deal": {"a": ["S1", "S2", "S3"], "b": ["H1", "H2", "H3"]}, "by": "table"}"#,
+            r#"{"by": "table", "deal": {"a": ["S1", "S2", "S3"], "a": ["H1", "H2", "H3"]}}"#,
+            r#"{"by": "table", "deal": {"\u0061": ["S1", "S2", "S3"], "b": ["H1", "H2", "H3"]}}"#,
+            r#"{"by": "t\u0061ble", "deal": {"a": ["S1", "S2", "S3"], "b": ["H1", "H2", "H3"]}}"#,
+            r#"{"by": "table", "note": 1, "note": 2, "deal": {"a": ["S1"]}}"#,
+            r#"{"deal": {"a": ["S1", "S2", "S3"], "b": ["H1", "H2", "H3"]}, "by": "table", "note": "last"}"#,
+            r#"{"by": "table", "deal": {"a": ["S1", "S2", "S3"]}}"#,
+            r#"{"by": "table", "deal": {"a": ["S1", "S2", "S3"], "d": ["H1", "H2", "H3"]}}"#,
+            r#"{"by": "b", "play": "S\u0031"}"#,
+            r#"{"by": "b", "play": 5}"#,
+            r#"{"by": "b", "play": "S1", "deal": {}}"#,
+        ];
+        let took: Vec<bool> = events.iter().map(|e| agree(&mut checker, &game.replace("EVENT", e))).collect();
+        assert_eq!(took, [true, false, false, false, true, false, true, true, false, true, false, false]);
+    }
+
+    /// At the limits on values and nesting, and one past them: the typed reader takes a text
+    /// only where the tree reader does.
+    #[test]
+    fn the_typed_reader_keeps_the_tree_readers_limits() {
+        let text = fixtures_as_json().into_iter().find_map(|(doc, layouts)| {
+            let long = doc["events"].as_array().is_some_and(|e| e.len() > 20);
+            long.then(|| layouts[0].clone())
+        });
+        let text = text.unwrap();
+        let read_within = |limits: Limits| {
+            let mut checker = Checker::new(None);
+            checker.limits = limits;
+            both_readers(&mut checker, &text)
+        };
+        // The fewest values, and the least nesting, the tree reader reads the text within.
+        let least = |set: fn(&mut Limits, usize), most: usize| {
+            let fits = |n| {
+                let mut limits = Limits::DEFAULT;
+                set(&mut limits, n);
+                read_within(limits).1.is_some()
+            };
+            let (mut lo, mut hi) = (0, most);
+            while lo < hi {
+                let mid = (lo + hi) / 2;
+                if fits(mid) { hi = mid } else { lo = mid + 1 }
+            }
+            lo
+        };
+        let set_values: fn(&mut Limits, usize) = |l, n| l.transcript_values = n;
+        let set_depth: fn(&mut Limits, usize) = |l, n| l.transcript_depth = n;
+        for (set, most) in [(set_values, 1_000_000), (set_depth, 64)] {
+            let n = least(set, most);
+            let mut at = Limits::DEFAULT;
+            set(&mut at, n);
+            let (typed, tree) = read_within(at);
+            assert!(typed.is_some() && typed == tree, "at the limit {n}");
+            let mut past = Limits::DEFAULT;
+            set(&mut past, n - 1);
+            assert_eq!(read_within(past), (None, None), "past the limit {n}");
+        }
+    }
+}
