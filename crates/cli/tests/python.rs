@@ -117,7 +117,8 @@ fn the_wheel_alone_is_the_command_line(wheel: &Path) {
     // The README's demo: three legal, three illegal, exit 1.
     let (code, out, _) = same_from_all(&fresh, &["check", "fixtures/demo/"], "");
     assert_eq!((code, out.lines().count()), (1, 6), "{out}");
-    let (code, out, _) = same_from_all(&fresh, &["check", "--format", "human", "fixtures/hangover/must-follow.yaml"], "");
+    let (code, out, _) =
+        same_from_all(&fresh, &["check", "--format", "human", "fixtures/hangover/must-follow.yaml"], "");
     assert!(code == 1 && out.contains("must-follow"), "{out}");
     // A stream on standard input: a legal game, a line that is not JSON, an illegal game.
     let game = |events: &str| format!(r#"{{"rules": "hangover", "players": ["a", "b", "c"], "events": [{events}]}}"#);

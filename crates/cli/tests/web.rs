@@ -37,7 +37,9 @@ fn missing_tools() -> Option<String> {
         .filter_map(|p| Command::new(p).arg("--version").output().ok())
         .any(|o| String::from_utf8_lossy(&o.stdout).trim() == format!("wasm-bindgen {version}"));
     if !found {
-        return Some(format!("wasm-bindgen {version} (cargo install wasm-bindgen-cli --version {version} --root target/tools)"));
+        return Some(format!(
+            "wasm-bindgen {version} (cargo install wasm-bindgen-cli --version {version} --root target/tools)"
+        ));
     }
     let driver = root().join("tests/browser/node_modules/playwright-core");
     if !common::chromium().exists() || !driver.exists() {
@@ -59,7 +61,8 @@ fn inputs_under(dir: &Path, out: &mut Vec<PathBuf>) {
         let path = entry.unwrap().path();
         if path.is_dir() {
             inputs_under(&path, out);
-        } else if path.extension().is_some_and(|x| ["yaml", "yml", "json", "pbn", "lin"].contains(&x.to_str().unwrap())) {
+        } else if path.extension().is_some_and(|x| ["yaml", "yml", "json", "pbn", "lin"].contains(&x.to_str().unwrap()))
+        {
             out.push(path);
         }
     }
