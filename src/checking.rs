@@ -217,9 +217,11 @@ impl Checking {
     pub fn replay_text(&self, name: &str, text: &str) -> Report {
         let recording = Checking { states: true, ..self.clone() };
         let attempt = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            with_checker(&recording.key(), || recording.checker(), |checker| {
-                checker.check_text(name, text.to_string(), Path::new(""))
-            })
+            with_checker(
+                &recording.key(),
+                || recording.checker(),
+                |checker| checker.check_text(name, text.to_string(), Path::new("")),
+            )
         }));
         attempt.unwrap_or_else(|panic| internal_error(name, &*panic))
     }

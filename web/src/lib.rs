@@ -237,11 +237,8 @@ fn line_column(text: &str, offset: usize) -> (usize, usize) {
 /// as `--format human` and `--format json` give them), or `{"error"}`.
 #[wasm_bindgen]
 pub fn play_stats(name: &str, rules_text: &str, players: usize, seed: u64, games: usize) -> String {
-    let rules = if rules_text.is_empty() {
-        Rules::new(name)
-    } else {
-        Rules::from_text(name, rules_text, Path::new(""))
-    };
+    let rules =
+        if rules_text.is_empty() { Rules::new(name) } else { Rules::from_text(name, rules_text, Path::new("")) };
     // Compiled first, as the command line compiles before its clock starts.
     let rules = rules.and_then(|r| r.player_counts().map(|_| r));
     let started = seconds();
@@ -256,11 +253,8 @@ pub fn play_stats(name: &str, rules_text: &str, players: usize, seed: u64, games
 /// One random game (`shinpan play`), as the transcript it writes.
 #[wasm_bindgen]
 pub fn play_one(name: &str, rules_text: &str, players: usize, seed: u64) -> String {
-    let rules = if rules_text.is_empty() {
-        Rules::new(name)
-    } else {
-        Rules::from_text(name, rules_text, Path::new(""))
-    };
+    let rules =
+        if rules_text.is_empty() { Rules::new(name) } else { Rules::from_text(name, rules_text, Path::new("")) };
     match rules.and_then(|r| r.play_one(players, seed, shinpan::Limits::DEFAULT.playout_events)) {
         Ok(text) => text,
         Err(e) => rules_error_text(&e),
