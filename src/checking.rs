@@ -202,6 +202,30 @@ impl Checking {
         attempt.unwrap_or_else(|panic| internal_error(&path.display().to_string(), &*panic))
     }
 
+    /// Checks a record file's text (`.pbn`, `.lin`, as `name`'s extension says), one verdict a
+    /// deal named `NAME#N`, as a record file at the path `name` is checked (where no file can be
+    /// read: in a browser).
+    pub fn check_record_text(&self, name: &str, text: &str) -> Vec<Report> {
+        let attempt = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            with_checker(&self.key(), || self.checker(), |checker| checker.check_record_text(Path::new(name), text))
+        }));
+        attempt.unwrap_or_else(|panic| vec![internal_error(name, &*panic)])
+    }
+
+    /// `replay` of a transcript given as text (named `name`; a rules file it names is found
+    /// from the working directory).
+    pub fn replay_text(&self, name: &str, text: &str) -> Report {
+        let recording = Checking { states: true, ..self.clone() };
+        let attempt = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            with_checker(
+                &recording.key(),
+                || recording.checker(),
+                |checker| checker.check_text(name, text.to_string(), Path::new("")),
+            )
+        }));
+        attempt.unwrap_or_else(|panic| internal_error(name, &*panic))
+    }
+
     /// Checks `inputs` on up to `jobs` threads (each with its own compiled rules) and hands
     /// each input's reports, made into a `T` by `render` on the thread that checked them, to
     /// `each` in the order of `inputs`. Only results that finished early wait in memory. When

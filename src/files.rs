@@ -42,18 +42,26 @@ pub fn read_data(path: &Path, max: u64) -> Result<String, String> {
 
 /// Reads a UTF-8 text file of at most `max` bytes (see `read_bytes`).
 pub fn read_text(path: &Path, max: u64) -> Result<String, Unread> {
-    let bytes = read_bytes(path, max)?;
-    String::from_utf8(bytes).map_err(|_| Unread::Unreadable("the file is not UTF-8 text".to_string()))
+    text_of(read_bytes(path, max)?, max, false)
 }
 
 /// Reads a text file of at most `max` bytes whose stray bytes become U+FFFD: record files are
 /// often Latin-1 or carry a byte of another encoding.
 pub fn read_lossy(path: &Path, max: u64) -> Result<String, Unread> {
-    let bytes = read_bytes(path, max)?;
-    Ok(match String::from_utf8(bytes) {
-        Ok(text) => text,
-        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
-    })
+    text_of(read_bytes(path, max)?, max, true)
+}
+
+/// The text of a file's bytes, as `read_text` (or, when `lossy`, `read_lossy`) gives it: for
+/// bytes read elsewhere (a file a browser's page was given), with the same limit and words.
+pub fn text_of(bytes: Vec<u8>, max: u64, lossy: bool) -> Result<String, Unread> {
+    if bytes.len() as u64 > max {
+        return Err(Unread::TooLarge(format!("the file is larger than {}", size_words(max))));
+    }
+    match String::from_utf8(bytes) {
+        Ok(text) => Ok(text),
+        Err(e) if lossy => Ok(String::from_utf8_lossy(e.as_bytes()).into_owned()),
+        Err(_) => Err(Unread::Unreadable("the file is not UTF-8 text".to_string())),
+    }
 }
 
 /// Reads a file of at most `max` bytes. Only regular files are read: a named pipe would block

@@ -149,10 +149,10 @@ const STAGES: [&str; 8] = ["lang", "program", "run", "resolve", "transcript", "i
 const FRONT_DOOR: [&str; 4] = ["rules", "checking", "editor", "records"];
 
 /// The packages beside the engine, each with its sources: the command line, the language
-/// server and the Python package.
+/// server, the Python package and the page's crate.
 fn users_of_the_engine() -> Vec<(PathBuf, String)> {
     let mut paths = vec![];
-    for dir in ["crates/cli/src", "crates/lsp/src", "python/src"] {
+    for dir in ["crates/cli/src", "crates/lsp/src", "python/src", "web/src"] {
         files_under(&root().join(dir), &mut paths);
     }
     paths.sort();
@@ -179,7 +179,7 @@ fn the_packages_beside_the_engine_use_only_its_public_api() {
             }
         }
     }
-    for manifest in ["crates/cli/Cargo.toml", "crates/lsp/Cargo.toml", "python/Cargo.toml"] {
+    for manifest in ["crates/cli/Cargo.toml", "crates/lsp/Cargo.toml", "python/Cargo.toml", "web/Cargo.toml"] {
         let text = std::fs::read_to_string(root().join(manifest)).unwrap();
         let dependencies = text.split("[dependencies]").nth(1).unwrap().split("\n[").next().unwrap();
         assert!(dependencies.contains("shinpan = { path"), "{manifest}");
@@ -238,10 +238,10 @@ fn the_engine_names_no_game() {
     assert!(words.contains("must-follow") && words.len() > 10, "{words:?}");
     let src = root().join("src");
     let mut paths = vec![];
-    for dir in ["src", "crates/cli/src", "crates/lsp/src", "python/src"] {
+    for dir in ["src", "crates/cli/src", "crates/lsp/src", "python/src", "web/src", "web/page"] {
         files_under(&root().join(dir), &mut paths);
     }
-    let code = paths.iter().filter(|p| p.extension().is_some_and(|x| x == "rs" || x == "html"));
+    let code = paths.iter().filter(|p| p.extension().is_some_and(|x| x == "rs" || x == "html" || x == "js"));
     let mut read = 0;
     for path in code.filter(|p| !p.starts_with(src.join("import"))) {
         let text = std::fs::read_to_string(path).unwrap();

@@ -9,6 +9,7 @@
 mod game;
 mod worker;
 
+use std::ffi::OsString;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -166,6 +167,14 @@ fn check_all(checking: &shinpan::Checking, inputs: &[shinpan::Input], jobs: usiz
     lines
 }
 
+/// The command line on `args` (the program's name first): `shinpan check ...` as the Rust
+/// binary runs it, on the process's standard input, output and error, with the GIL released;
+/// its exit code. `shinpan/__main__.py` runs it on `sys.argv`.
+#[pyfunction]
+fn main(py: Python<'_>, args: Vec<OsString>) -> u8 {
+    py.detach(move || shinpan_cli::main_with_args(args))
+}
+
 /// The names of the built-in games.
 #[pyfunction]
 fn builtin_games() -> Vec<&'static str> {
@@ -179,6 +188,7 @@ fn _shinpan(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(check_paths, m)?)?;
     m.add_function(wrap_pyfunction!(check_texts, m)?)?;
     m.add_function(wrap_pyfunction!(builtin_games, m)?)?;
+    m.add_function(wrap_pyfunction!(main, m)?)?;
     let error = m.py().get_type::<RulesError>();
     // Set on the errors that come of a verdict (a transcript that cannot be resumed).
     error.setattr("verdict", m.py().None())?;

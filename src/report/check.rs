@@ -344,7 +344,14 @@ impl Checker {
             Ok(t) => t,
             Err(why) => return vec![Report::unread(&file, why)],
         };
-        let deals = crate::import::read_deals(path, &text);
+        self.check_record_text(path, &text)
+    }
+
+    /// Every deal of a record file's text, as `check_record` checks the file at `path` (its
+    /// extension says the format; its folder is where rules files are found from).
+    pub fn check_record_text(&mut self, path: &Path, text: &str) -> Vec<Report> {
+        let file = path.display().to_string();
+        let deals = crate::import::read_deals(path, text);
         if deals.is_empty() {
             return vec![Report::unreadable(&file, Problem::NotATranscript, "the file holds no deal")];
         }

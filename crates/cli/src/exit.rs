@@ -1,7 +1,5 @@
 //! The exit statuses, one name each (ruff's `ExitStatus`); a run ends with the worst.
 
-use std::process::ExitCode;
-
 use shinpan::Verdict;
 
 /// What a command ends with. Ordered from best to worst, so a run over many files exits with
@@ -46,17 +44,16 @@ impl ExitStatus {
     pub fn written(written: bool) -> ExitStatus {
         if written { ExitStatus::Success } else { ExitStatus::WriteFailed }
     }
-}
 
-impl From<ExitStatus> for ExitCode {
-    fn from(status: ExitStatus) -> ExitCode {
-        ExitCode::from(match status {
+    /// The process's exit code.
+    pub fn code(self) -> u8 {
+        match self {
             ExitStatus::Success => 0,
             ExitStatus::Findings => 1,
             ExitStatus::Errors => 2,
             ExitStatus::Usage => 64,
             ExitStatus::Internal => 70,
             ExitStatus::WriteFailed => 74,
-        })
+        }
     }
 }
