@@ -61,6 +61,22 @@ impl SourceMap {
         source.inner().lines().nth(line).map(|l| l.trim().to_string())
     }
 
+    /// The whole lines of the rules text a statement spans (which lie in one file), their
+    /// common indentation taken off: a `require` written over several lines, whole.
+    pub fn statement(&self, span: &Span) -> Option<String> {
+        let (first, source) = self.line_in_file(span.start)?;
+        let (last, _) = self.line_in_file(span.end.saturating_sub(1).max(span.start))?;
+        let lines: Vec<&str> = source.inner().lines().skip(first).take(last.saturating_sub(first) + 1).collect();
+        let indent = lines
+            .iter()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| l.len() - l.trim_start().len())
+            .min()
+            .unwrap_or(0);
+        let dedented: Vec<&str> = lines.iter().map(|l| l.get(indent..).unwrap_or(l.trim_start()).trim_end()).collect();
+        Some(dedented.join("\n"))
+    }
+
     /// The rules text under a span (which lies in one file).
     pub fn text(&self, span: &Span) -> Option<&str> {
         let (_, start, source) = self.segment(span.start)?;

@@ -235,8 +235,10 @@ fn explained(program: &Program, rule: &str) -> Option<String> {
     let info = &program.rules[index];
     let shared = crate::resolve::SHARED_RULES.iter().find(|(id, _)| *id == rule).map(|(_, text)| *text);
     let mut out = format!("{rule} ({}): {}\n", program.name, shared.unwrap_or(&info.text));
-    if let Some(section) = cited_section(&info.text) {
-        out.push_str(&format!("  cites: {section} (of the game's rules document)\n"));
+    match cited(program, rule) {
+        Some((section, Some(doc))) => out.push_str(&format!("  cites: {section}, in {doc}\n")),
+        Some((section, None)) => out.push_str(&format!("  cites: {section} (of the game's rules document)\n")),
+        None => {}
     }
     let place = |offset: usize| {
         let at = program.source.location(offset).unwrap_or_default();
@@ -244,6 +246,12 @@ fn explained(program: &Program, rule: &str) -> Option<String> {
         let short: String = line.chars().take(MAX_EXPLAINED_LINE).collect();
         let cut = if short.len() < line.len() { "…" } else { "" };
         format!("{at}: {short}{cut}")
+    };
+    // A check is shown whole, however many lines it is written over.
+    let whole = |span: &crate::span::Span| {
+        let at = program.source.location(span.start).unwrap_or_default();
+        let text = program.source.statement(span).unwrap_or_default();
+        format!("{at}: {}", text.replace('\n', "\n      "))
     };
     if shared.is_some() {
         out.push_str(&format!("  checked by the engine: {}\n", engine_check(rule)));
@@ -261,9 +269,21 @@ fn explained(program: &Program, rule: &str) -> Option<String> {
     });
     out.push_str(&format!("  declared at {}\n", place(info.span.start)));
     for s in program.statements_where(|s| matches!(s, St::Require { rule: r, .. } if *r as usize == index)) {
-        out.push_str(&format!("  checked at {}\n", place(s.span.start)));
+        out.push_str(&format!("  checked at {}\n", whole(&s.span)));
     }
     Some(out)
+}
+
+/// The section of its game's rules a rule cites (`5.3, Law 18`), and for a rule declared in a
+/// built-in game's file the rules reference in `docs/rules/` whose sections bear those numbers.
+pub fn cited(program: &Program, rule: &str) -> Option<(String, Option<String>)> {
+    let info = program.rules.iter().find(|r| r.id == rule)?;
+    let section = cited_section(&info.text)?.to_string();
+    let place = program.source.location(info.span.start)?;
+    let file = place.rsplit_once(':').map_or(place.as_str(), |(file, _)| file);
+    let game = file.strip_prefix("specs/").and_then(|f| f.strip_suffix(".rules"));
+    let doc = game.filter(|g| crate::lang::specs::builtin(g).is_some()).map(|g| format!("docs/rules/{g}.md"));
+    Some((section, doc))
 }
 
 /// How much of a rules file's line `explain` shows (the file and line lead to the rest).
@@ -298,6 +318,8 @@ pub struct ReplayStep<'r> {
     pub line: usize,
     /// The event as the transcript writes it.
     pub written: &'r str,
+    /// The event whole in transcript words (`aki present {actor: QC, kuroko: QC}`).
+    pub words: &'r str,
     /// The event as JSON (`{"by": ..., ACTION: ARG}`).
     pub action: Option<&'r Json>,
     /// The rules' `view` after the event, in transcript words (JSON).
@@ -306,6 +328,8 @@ pub struct ReplayStep<'r> {
     pub state_lines: &'r [String],
     /// The state is the one before the event: the game did not go past it.
     pub before: bool,
+    /// Checking stopped at this event: how many events of the transcript follow it.
+    pub follow: Option<usize>,
     /// The state left values out (`…`) for want of budget.
     pub cut: bool,
     /// The rules this event broke.
@@ -322,10 +346,12 @@ pub fn replay(r: &Report) -> Vec<ReplayStep<'_>> {
             event: s.event,
             line: s.line,
             written: r.text.get(s.span.clone()).unwrap_or_default(),
+            words: &s.words,
             action: Some(&s.action),
             state: &s.state,
             state_lines: &s.state_lines,
             before: false,
+            follow: None,
             cut: s.cut,
             violations: r.violations.iter().filter(|v| v.event == s.event).collect(),
         })
@@ -336,10 +362,12 @@ pub fn replay(r: &Report) -> Vec<ReplayStep<'_>> {
             event: v.event,
             line: v.line,
             written: r.text.get(v.event_span.clone()).unwrap_or_default(),
+            words: &v.event_words,
             action: None,
             state: &v.state,
             state_lines: &v.state_lines,
             before: true,
+            follow: (v.stood != Some(true)).then(|| r.events.saturating_sub(v.event + 1)),
             cut: r.truncated,
             violations: vec![v],
         });
@@ -355,10 +383,13 @@ impl ReplayStep<'_> {
     }
 
     fn human_raw(&self) -> String {
-        let mut out = format!("event {} (line {}): {}\n", self.event, self.line, self.written.trim());
+        let mut out = format!("event {} (line {}): {}\n", self.event, self.line, self.words);
         for v in &self.violations {
             let stands = if v.stood == Some(true) { " (the move stands)" } else { "" };
             out.push_str(&format!("  ✗ `{}` broken{stands}: {}\n", v.rule, v.message));
+        }
+        if let Some(follow) = self.follow {
+            out.push_str(&format!("  checking stopped here; {}\n", follow_words(follow)));
         }
         out.push_str(if self.before { "  the game before it:\n" } else { "  the game after it:\n" });
         for line in self.state_lines {
@@ -385,6 +416,15 @@ impl ReplayStep<'_> {
             line["truncated"] = json!(true);
         }
         line.to_string()
+    }
+}
+
+/// How many events follow the one checking stopped at, in words.
+pub fn follow_words(n: usize) -> String {
+    match n {
+        0 => "no more events follow".into(),
+        1 => "1 more event follows".into(),
+        n => format!("{n} more events follow"),
     }
 }
 

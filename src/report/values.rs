@@ -35,6 +35,18 @@ fn action_within(
     Json::Object(m)
 }
 
+/// An event whole in transcript words, as a judge reads it: the actor, the action and its
+/// argument (`aki present {actor: QC, kuroko: QC}`), however many lines the transcript wrote it
+/// over; the same words `legal` uses for what was legal instead.
+pub fn event_words(prog: &Program, players: &[String], actor: &Value, action: u16, arg: &Value) -> String {
+    let who = show(prog, players, actor);
+    let name = prog.actions.get(action as usize).map_or("?", |a| a.name.as_str());
+    match arg {
+        Value::Null => format!("{who} {name}"),
+        arg => format!("{who} {name} {}", show(prog, players, arg)),
+    }
+}
+
 /// A value in transcript words: players by name, cards by code, maps as objects; at most the
 /// default `Limits::verdict_json_values` values of it are written.
 pub fn value_json(prog: &Program, players: &[String], v: &Value) -> Json {

@@ -20,8 +20,12 @@ pub fn page(path: &Path, out: &Path, rules: Option<&str>, all: bool) -> ExitStat
         return ExitStatus::Usage;
     }
     let report = replayed(path, rules, all);
-    let Some(page) = report.page() else {
+    // A malformed transcript's page shows the events up to the one that could not be read;
+    // why it could not is said here too, as `replay` says it.
+    if report.verdict == Verdict::Malformed {
         eprint!("{}", report.human(color()));
+    }
+    let Some(page) = report.page() else {
         return ExitStatus::of(report.verdict);
     };
     if let Err(e) = shinpan::files::write_atomically(out, page.as_bytes()) {
