@@ -222,8 +222,13 @@ pub fn render_plain(diag: &Diag) -> String {
 
 /// Renders reports for a terminal.
 pub fn render_fancy(diag: &Diag, color: bool) -> String {
+    render_fancy_at(diag, color, 100)
+}
+
+/// Renders reports for a terminal `width` columns wide.
+pub fn render_fancy_at(diag: &Diag, color: bool, width: usize) -> String {
     let theme = if color { miette::GraphicalTheme::unicode() } else { miette::GraphicalTheme::unicode_nocolor() };
-    let handler = miette::GraphicalReportHandler::new_themed(theme).with_width(100);
+    let handler = miette::GraphicalReportHandler::new_themed(theme).with_width(width);
     let mut out = String::new();
     let diag = &displayable(diag);
     if handler.render_report(&mut out, diag).is_err() {

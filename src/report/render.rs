@@ -107,10 +107,17 @@ fn column(text: &str, offset: usize) -> usize {
     text.get(start..offset).map_or(0, |s| s.chars().count()) + 1
 }
 
-/// The diagnostics of one report: violations, reading errors, rules-file errors.
+/// The diagnostics of one report: violations, reading errors, rules-file errors, the state
+/// wrapped for the default width.
 pub fn diagnostics(r: &Report) -> Vec<Diag> {
+    diagnostics_at(r, crate::report::values::DEFAULT_WIDTH)
+}
+
+/// The diagnostics of one report, the state and each `history` line wrapped between items to
+/// fit `width` columns (a terminal's).
+pub fn diagnostics_at(r: &Report, width: usize) -> Vec<Diag> {
     let source = diag::source(&r.file, &r.text);
-    let mut out: Vec<Diag> = r.violations.iter().map(|v| violation(r, v, &source)).collect();
+    let mut out: Vec<Diag> = r.violations.iter().map(|v| violation(r, v, &source, width)).collect();
     out.extend(r.notes.iter().map(|n| note(r, n, &source)));
     for e in &r.errors {
         let mut d = Diag::new(codes::MALFORMED, format!("malformed transcript: {}", e.message));
@@ -124,7 +131,7 @@ pub fn diagnostics(r: &Report) -> Vec<Diag> {
     out
 }
 
-fn violation(r: &Report, v: &crate::report::check::Broken, source: &diag::Source) -> Diag {
+fn violation(r: &Report, v: &crate::report::check::Broken, source: &diag::Source, width: usize) -> Diag {
     let stands = if v.stood == Some(true) { " (the move stands)" } else { "" };
     let message = format!("rule `{}` broken at event {}{stands}: {}", v.rule, v.event, v.message);
     let mut d = Diag::new(codes::VIOLATION, message)
@@ -161,20 +168,29 @@ fn violation(r: &Report, v: &crate::report::check::Broken, source: &diag::Source
         related.advice = true;
         d = d.with_related(related);
     }
+    // Advice is drawn behind `  │ `, in lines miette keeps two columns short of the width: six columns.
+    let wrapped = |lines: &[String]| -> String {
+        let width = width.saturating_sub(ADVICE_MARGIN);
+        let each = lines.iter().flat_map(|l| crate::report::values::wrap_between_items(l, width, "  ", "      "));
+        each.map(|l| format!("\n{l}")).collect()
+    };
     for (name, _, changes) in &v.history {
-        let lines: String = changes.iter().map(|l| format!("\n  {l}")).collect();
+        let lines = wrapped(changes);
         let mut how = Diag::new(codes::STATE, format!("how `{name}` came to be:{lines}"));
         how.advice = true;
         d = d.with_related(how);
     }
     if !v.state_lines.is_empty() {
-        let lines: String = v.state_lines.iter().map(|l| format!("\n  {l}")).collect();
+        let lines = wrapped(&v.state_lines);
         let mut state = Diag::new(codes::STATE, format!("the game before event {}:{lines}", v.event));
         state.advice = true;
         d = d.with_related(state);
     }
     d
 }
+
+/// The columns a related diagnostic's lines lose: the `  │ ` they are drawn behind, and the two miette keeps free.
+const ADVICE_MARGIN: usize = 6;
 
 /// A note of the rules as advice: after which event, and the `note` line in the rules file.
 fn note(r: &Report, n: &crate::report::check::Noted, source: &diag::Source) -> Diag {
@@ -379,10 +395,16 @@ impl ReplayStep<'_> {
     /// The event as written, the state and the violations, for a person (controls from the
     /// transcript and the rules file shown escaped).
     pub fn human(&self) -> String {
-        diag::printable(&self.human_raw()).into_owned()
+        self.human_at(crate::report::values::DEFAULT_WIDTH)
     }
 
-    fn human_raw(&self) -> String {
+    /// The same, the state wrapped between items to fit `width` columns (a terminal's).
+    pub fn human_at(&self, width: usize) -> String {
+        let width = width.clamp(*crate::report::values::WIDTHS.start(), *crate::report::values::WIDTHS.end());
+        diag::printable(&self.human_raw(width)).into_owned()
+    }
+
+    fn human_raw(&self, width: usize) -> String {
         let mut out = format!("event {} (line {}): {}\n", self.event, self.line, self.words);
         for v in &self.violations {
             let stands = if v.stood == Some(true) { " (the move stands)" } else { "" };
@@ -393,7 +415,10 @@ impl ReplayStep<'_> {
         }
         out.push_str(if self.before { "  the game before it:\n" } else { "  the game after it:\n" });
         for line in self.state_lines {
-            out.push_str(&format!("    {line}\n"));
+            for part in crate::report::values::wrap_between_items(line, width, "    ", "        ") {
+                out.push_str(&part);
+                out.push('\n');
+            }
         }
         out
     }
