@@ -8,8 +8,14 @@ use crate::program::value::Value;
 use crate::run::show;
 
 /// A legal action as a transcript event: `{"by": PLAYER, ACTION: ARG}`, written within
-/// `budget`.
+/// `budget`. A chance action (one the rules draw at random, such as a deal) names no sample:
+/// `{"by": "table", "deal": null, "chance": true}`, any the rules allow.
 pub fn candidate_json(prog: &Program, players: &[String], k: &crate::run::Candidate, budget: &mut JsonBudget) -> Json {
+    if k.sampled {
+        let mut event = action_within(prog, players, &k.actor, k.action, &Value::Null, budget);
+        event["chance"] = json!(true);
+        return event;
+    }
     action_within(prog, players, &k.actor, k.action, &k.arg, budget)
 }
 
