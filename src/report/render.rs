@@ -350,6 +350,8 @@ pub struct ReplayStep<'r> {
     pub cut: bool,
     /// The rules this event broke.
     pub violations: Vec<&'r crate::report::check::Broken>,
+    /// The rules, for how their cards look on a terminal (`look`).
+    pub(crate) program: Option<&'r Program>,
 }
 
 /// A report's events in order with their states and violations (the report must have been
@@ -368,6 +370,7 @@ pub fn replay(r: &Report) -> Vec<ReplayStep<'_>> {
             state_lines: &s.state_lines,
             before: false,
             follow: None,
+            program: r.program.as_deref(),
             cut: s.cut,
             violations: r.violations.iter().filter(|v| v.event == s.event).collect(),
         })
@@ -384,6 +387,7 @@ pub fn replay(r: &Report) -> Vec<ReplayStep<'_>> {
             state_lines: &v.state_lines,
             before: true,
             follow: (v.stood != Some(true)).then(|| r.events.saturating_sub(v.event + 1)),
+            program: r.program.as_deref(),
             cut: r.truncated,
             violations: vec![v],
         });
@@ -396,6 +400,16 @@ impl ReplayStep<'_> {
     /// transcript and the rules file shown escaped).
     pub fn human(&self) -> String {
         self.human_at(crate::report::values::DEFAULT_WIDTH)
+    }
+
+    /// The same in colour for a terminal: each card whose group the rules give a `look` in
+    /// that colour (the words stay the transcript's).
+    pub fn human_in_colour(&self, width: usize) -> String {
+        let text = self.human_at(width);
+        match self.program {
+            Some(program) if !program.looks.is_empty() => painted(&text, &card_colours(program)),
+            _ => text,
+        }
     }
 
     /// The same, the state wrapped between items to fit `width` columns (a terminal's).
@@ -475,5 +489,37 @@ pub fn described(name: &str, program: &Program) -> String {
         let shared = crate::resolve::SHARED_RULES.iter().find(|(id, _)| *id == r.id).map(|(_, text)| *text);
         out.push_str(&format!("  rule {}: {}\n", r.id, shared.unwrap_or(&r.text)));
     }
+    out
+}
+
+/// Each card code whose group has a `look`, with its colour's terminal code (SGR).
+fn card_colours(program: &Program) -> std::collections::HashMap<String, u8> {
+    let sgr = |group: &str| {
+        let look = program.looks.iter().find(|l| l.group == group)?;
+        crate::resolve::LOOK_COLOURS.iter().find(|(name, ..)| *name == look.colour).map(|(_, _, sgr)| *sgr)
+    };
+    crate::report::page::groups(program).filter_map(|(code, group)| Some((code, sgr(&group)?))).collect()
+}
+
+/// `text` (already escaped) with every word that is a card code of `colours` in its colour.
+fn painted(text: &str, colours: &std::collections::HashMap<String, u8>) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut word = String::new();
+    let flush = |word: &mut String, out: &mut String| {
+        match colours.get(word.as_str()) {
+            Some(sgr) => out.push_str(&format!("\u{1b}[{sgr}m{word}\u{1b}[0m")),
+            None => out.push_str(word),
+        }
+        word.clear();
+    };
+    for c in text.chars() {
+        if c.is_whitespace() || "[](){},:".contains(c) {
+            flush(&mut word, &mut out);
+            out.push(c);
+        } else {
+            word.push(c);
+        }
+    }
+    flush(&mut word, &mut out);
     out
 }

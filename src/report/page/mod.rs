@@ -102,20 +102,21 @@ pub fn embeddable(json: &str) -> String {
 /// Each card's code with its group, which colours its chip: its `suit`, `color` or `colour`
 /// attribute if its kind has one, else its first attribute of an enum.
 fn cards(program: &Program) -> Map<String, Json> {
+    groups(program).map(|(code, group)| (code, json!(group))).collect()
+}
+
+/// Each card's code with its group: its `suit`, `color` or `colour` attribute if its kind has
+/// one, else its first attribute of an enum (none for a kind of plain codes).
+pub(crate) fn groups(program: &Program) -> impl Iterator<Item = (String, String)> + '_ {
     let no_players: [String; 0] = [];
-    program
-        .cards
-        .iter()
-        .filter(|c| !program.kinds[c.kind as usize].plain)
-        .map(|c| {
-            let kind = &program.kinds[c.kind as usize];
-            let named = kind.fields.iter().position(|f| ["suit", "color", "colour"].contains(&f.as_str()));
-            let group =
-                named.and_then(|i| c.attrs.get(i)).or_else(|| c.attrs.iter().find(|a| matches!(a, Value::Enum(..))));
-            let group = group.map_or(String::new(), |g| crate::run::show(program, &no_players, g));
-            (c.code.to_string(), json!(group))
-        })
-        .collect()
+    program.cards.iter().filter(|c| !program.kinds[c.kind as usize].plain).map(move |c| {
+        let kind = &program.kinds[c.kind as usize];
+        let named = kind.fields.iter().position(|f| ["suit", "color", "colour"].contains(&f.as_str()));
+        let group =
+            named.and_then(|i| c.attrs.get(i)).or_else(|| c.attrs.iter().find(|a| matches!(a, Value::Enum(..))));
+        let group = group.map_or(String::new(), |g| crate::run::show(program, &no_players, g));
+        (c.code.to_string(), group)
+    })
 }
 
 fn step(program: &Program, s: &crate::report::render::ReplayStep<'_>) -> Json {
@@ -152,7 +153,15 @@ fn step(program: &Program, s: &crate::report::render::ReplayStep<'_>) -> Json {
     })
 }
 
-/// How the rules say a group of cards looks (its colour, its symbol), by group.
-fn looks(_program: &Program) -> Map<String, Json> {
-    Map::new()
+/// How the rules say a group of cards looks (`look`): its colour on the page and its symbol,
+/// by group.
+fn looks(program: &Program) -> Map<String, Json> {
+    program
+        .looks
+        .iter()
+        .map(|l| {
+            let css = crate::resolve::LOOK_COLOURS.iter().find(|(name, ..)| *name == l.colour).map(|(_, css, _)| *css);
+            (l.group.clone(), json!({"colour": css, "symbol": l.symbol}))
+        })
+        .collect()
 }

@@ -60,6 +60,7 @@ pub fn run(path: &Path, at: Option<usize>, format: Format, rules: Option<&str>, 
         steps = vec![steps.swap_remove(step)];
     }
     let text: String = match format {
+        Format::Human if color() => steps.iter().map(|s| s.human_in_colour(width())).collect(),
         Format::Human => steps.iter().map(|s| s.human_at(width())).collect(),
         Format::Json => steps.iter().map(|s| s.json() + "\n").collect(),
     };
