@@ -255,7 +255,9 @@ impl Rules {
         self.with_players(players, |p| {
             let mut stats = Stats::default();
             for k in 0..games as u64 {
-                stats.add(p, &playout(p, players, &self.variant, seed.wrapping_add(k), &self.cut_after(max_events))?);
+                let limits = self.cut_after(max_events);
+                let game = playout(p, players, &self.variant, seed.wrapping_add(k), &limits)?;
+                stats.add_capped(p, &game, limits.playout_events);
             }
             Ok(stats)
         })
