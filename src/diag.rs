@@ -67,12 +67,8 @@ impl SourceMap {
         let (first, source) = self.line_in_file(span.start)?;
         let (last, _) = self.line_in_file(span.end.saturating_sub(1).max(span.start))?;
         let lines: Vec<&str> = source.inner().lines().skip(first).take(last.saturating_sub(first) + 1).collect();
-        let indent = lines
-            .iter()
-            .filter(|l| !l.trim().is_empty())
-            .map(|l| l.len() - l.trim_start().len())
-            .min()
-            .unwrap_or(0);
+        let indent =
+            lines.iter().filter(|l| !l.trim().is_empty()).map(|l| l.len() - l.trim_start().len()).min().unwrap_or(0);
         let dedented: Vec<&str> = lines.iter().map(|l| l.get(indent..).unwrap_or(l.trim_start()).trim_end()).collect();
         Some(dedented.join("\n"))
     }

@@ -40,7 +40,8 @@ fn a_game_is_credited_to_the_finish_it_ran_first() {
     assert!(!found.is_empty());
     for (ending, _) in &found {
         assert!(
-            ending.starts_with(&format!("dead.rules:{finish_line}: finish")) || ending.starts_with("not finished (the event cap)"),
+            ending.starts_with(&format!("dead.rules:{finish_line}: finish"))
+                || ending.starts_with("not finished (the event cap)"),
             "{found:?}"
         );
     }

@@ -61,9 +61,11 @@ fn page_of(game: &'static str, path: &Path) -> (&'static str, String, serde_json
         serde_json::json!({"event": v.event, "follow": follow})
     });
     let scores: serde_json::Map<String, serde_json::Value> = report.scores.iter().flatten().cloned().collect();
-    let unreadable = report.errors.iter().find(|e| e.event.is_some()).map(|e| {
-        serde_json::json!({"event": e.event, "message": e.message})
-    });
+    let unreadable = report
+        .errors
+        .iter()
+        .find(|e| e.event.is_some())
+        .map(|e| serde_json::json!({"event": e.event, "message": e.message}));
     let want = serde_json::json!({
         "verdict": report.verdict.word(),
         "event": first.map(|v| v.event),
@@ -241,7 +243,8 @@ fn every_event_is_shown_whole_in_transcript_words() {
                 assert!(s.words.starts_with(&format!("{by} {name}")), "{game}: {} for {action:?}", s.words);
             }
             let first_line = s.written.trim().lines().next().unwrap_or_default();
-            multi_line += usize::from(action.is_some_and(|a| a.keys().any(|k| k != "by" && !first_line.contains(k.as_str()))));
+            multi_line +=
+                usize::from(action.is_some_and(|a| a.keys().any(|k| k != "by" && !first_line.contains(k.as_str()))));
             assert!(!s.words.contains('\n'), "{game}: {}", s.words);
         }
     }
@@ -259,7 +262,8 @@ fn the_page_carries_the_result() {
         assert_eq!(result["finished"], want["result"]["finished"], "{game}");
         assert_eq!(result["scores"], want["result"]["scores"], "{game}");
         assert_eq!(result["winners"], want["result"]["winners"], "{game}");
-        let notes: Vec<&serde_json::Value> = result["notes"].as_array().unwrap().iter().map(|n| &n["message"]).collect();
+        let notes: Vec<&serde_json::Value> =
+            result["notes"].as_array().unwrap().iter().map(|n| &n["message"]).collect();
         let wanted: Vec<&serde_json::Value> = want["result"]["notes"].as_array().unwrap().iter().collect();
         assert_eq!(notes, wanted, "{game}");
         assert_eq!(result["stopped"]["event"], want["result"]["stopped"]["event"], "{game}");

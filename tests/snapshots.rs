@@ -109,7 +109,10 @@ fn the_state_wraps_at_the_terminal_s_width() {
         let checked = relative(report.human_at(false, width));
         let replayed: String = report.replay_steps().iter().rev().take(2).rev().map(|s| s.human_at(width)).collect();
         // The lines of the state: advice (`  │   `) and the replay's (`    `).
-        let state = checked.lines().filter(|l| l.starts_with("  │   ")).chain(replayed.lines().filter(|l| l.starts_with("    ")));
+        let state = checked
+            .lines()
+            .filter(|l| l.starts_with("  │   "))
+            .chain(replayed.lines().filter(|l| l.starts_with("    ")));
         let mut lines = 0;
         for line in state {
             assert!(line.chars().count() <= width, "{width}: {line}");
@@ -121,10 +124,16 @@ fn the_state_wraps_at_the_terminal_s_width() {
             let lines: Vec<&str> = text.lines().collect();
             for pair in lines.windows(2) {
                 // Nothing breaks a line of ours again (miette's own `  │ ` with no indent of ours).
-                let again = pair[0].starts_with("  │   ") && pair[1].starts_with("  │ ") && !pair[1].starts_with("  │  ");
+                let again =
+                    pair[0].starts_with("  │   ") && pair[1].starts_with("  │ ") && !pair[1].starts_with("  │  ");
                 assert!(!again, "{width}: broken again:\n{}\n{}", pair[0], pair[1]);
                 let continued = pair[1].starts_with("  │       ") || pair[1].starts_with("        ");
-                assert!(!continued || pair[0].ends_with(','), "{width}: broken inside an item:\n{}\n{}", pair[0], pair[1]);
+                assert!(
+                    !continued || pair[0].ends_with(','),
+                    "{width}: broken inside an item:\n{}\n{}",
+                    pair[0],
+                    pair[1]
+                );
             }
         }
         insta::assert_snapshot!(format!("check_at_{width}"), checked);

@@ -58,7 +58,7 @@ for (const path of process.argv.slice(2)) {
   const result = await page.locator("#result").innerText();
   expect(result.includes(`result: ${want.verdict}`), `${path}: the result does not say ${want.verdict}: ${result}`);
   for (const [player, score] of Object.entries(want.result.scores || {})) {
-    const row = await page.locator(`#scores tr[data-player="${player}"] td`).innerText();
+    const row = await page.locator(`#scores td[data-player="${player}"]`).innerText();
     expect(row === String(score), `${path}: ${player}'s score is shown as ${row}, not ${score}`);
   }
   if (want.result.finished) {

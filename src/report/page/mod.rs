@@ -56,9 +56,11 @@ fn result(r: &Report) -> Json {
         .iter()
         .map(|n| json!({"message": n.message, "event": n.event.map(|(e, _)| e), "line": n.event.map(|(_, l)| l)}))
         .collect();
-    let stopped = r.violations.last().filter(|v| v.stood != Some(true)).map(|v| {
-        json!({"event": v.event, "line": v.line, "follow": r.events.saturating_sub(v.event + 1)})
-    });
+    let stopped = r
+        .violations
+        .last()
+        .filter(|v| v.stood != Some(true))
+        .map(|v| json!({"event": v.event, "line": v.line, "follow": r.events.saturating_sub(v.event + 1)}));
     json!({
         "finished": r.finished,
         "scores": r.scores.as_ref().map(|s| s.iter().cloned().collect::<Map<String, Json>>()),
