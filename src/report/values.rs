@@ -255,7 +255,8 @@ pub fn wrap_between_items(line: &str, width: usize, first: &str, next: &str) -> 
     for (i, piece) in pieces.iter().enumerate() {
         if i == 0 {
             current.push_str(piece);
-        } else if columns(&current) + 2 + columns(piece) + 1 <= width {
+        } else if columns(&current) + 2 + columns(piece) < width {
+            // `, ` and the item, with room for the comma that may follow it.
             current.push_str(", ");
             current.push_str(piece);
         } else {
