@@ -61,6 +61,18 @@ impl SourceMap {
         source.inner().lines().nth(line).map(|l| l.trim().to_string())
     }
 
+    /// The whole lines of the rules text a statement spans (which lie in one file), their
+    /// common indentation taken off: a `require` written over several lines, whole.
+    pub fn statement(&self, span: &Span) -> Option<String> {
+        let (first, source) = self.line_in_file(span.start)?;
+        let (last, _) = self.line_in_file(span.end.saturating_sub(1).max(span.start))?;
+        let lines: Vec<&str> = source.inner().lines().skip(first).take(last.saturating_sub(first) + 1).collect();
+        let indent =
+            lines.iter().filter(|l| !l.trim().is_empty()).map(|l| l.len() - l.trim_start().len()).min().unwrap_or(0);
+        let dedented: Vec<&str> = lines.iter().map(|l| l.get(indent..).unwrap_or(l.trim_start()).trim_end()).collect();
+        Some(dedented.join("\n"))
+    }
+
     /// The rules text under a span (which lies in one file).
     pub fn text(&self, span: &Span) -> Option<&str> {
         let (_, start, source) = self.segment(span.start)?;
@@ -206,8 +218,13 @@ pub fn render_plain(diag: &Diag) -> String {
 
 /// Renders reports for a terminal.
 pub fn render_fancy(diag: &Diag, color: bool) -> String {
+    render_fancy_at(diag, color, 100)
+}
+
+/// Renders reports for a terminal `width` columns wide.
+pub fn render_fancy_at(diag: &Diag, color: bool, width: usize) -> String {
     let theme = if color { miette::GraphicalTheme::unicode() } else { miette::GraphicalTheme::unicode_nocolor() };
-    let handler = miette::GraphicalReportHandler::new_themed(theme).with_width(100);
+    let handler = miette::GraphicalReportHandler::new_themed(theme).with_width(width);
     let mut out = String::new();
     let diag = &displayable(diag);
     if handler.render_report(&mut out, diag).is_err() {

@@ -89,9 +89,15 @@ fn ending_words(prog: &Program, offset: Option<usize>) -> String {
             let (place, line) = (prog.source.location(at), prog.source.line_at(at));
             format!("{}: {}", place.unwrap_or_default(), line.unwrap_or_default())
         }
-        None => "not finished (the event cap)".to_string(),
+        None => CAPPED.to_string(),
     }
 }
+
+/// The ending of a game cut short by the event cap.
+const CAPPED: &str = "not finished (the event cap)";
+
+/// The ending of a game that stopped before the cap without a `finish`: nothing was legal.
+const DEAD_END: &str = "not finished: a dead end (no legal action)";
 
 /// What a designer compares between variants, over many random games.
 #[derive(Default)]
@@ -117,7 +123,32 @@ pub struct Stats {
 }
 
 impl Stats {
+    /// Adds a game played with at most `cap` events: one that did not finish stopped at the cap,
+    /// or, with fewer events, at a dead end (nothing legal and no `finish`).
+    pub(crate) fn add_capped(&mut self, prog: &Program, p: &Playout, cap: usize) {
+        if p.outcome.ended_at.is_none() && p.events.len() < cap {
+            self.add_ending(DEAD_END);
+            self.add_game(prog, p);
+        } else {
+            self.add(prog, p);
+        }
+    }
+
+    /// Counts one game that ended `words`.
+    fn add_ending(&mut self, words: &str) {
+        match self.endings.iter_mut().find(|(e, _)| e == words) {
+            Some(ending) => ending.1 += 1,
+            None => self.endings.push((words.to_string(), 1)),
+        }
+    }
+
     pub(crate) fn add(&mut self, prog: &Program, p: &Playout) {
+        self.add_game(prog, p);
+        self.add_finish(prog, p);
+    }
+
+    /// Counts a game's length, actions, scores and wins.
+    fn add_game(&mut self, prog: &Program, p: &Playout) {
         if self.seats.is_empty() {
             self.seats = p.players.iter().map(|n| (n.clone(), 0, 0)).collect();
             self.actions = prog.actions.iter().map(|a| (a.name.clone(), 0)).collect();
@@ -141,6 +172,10 @@ impl Stats {
                 seat.2 += 1;
             }
         }
+    }
+
+    /// Counts the `finish` a game ended at (or the event cap).
+    fn add_finish(&mut self, prog: &Program, p: &Playout) {
         let offset = p.outcome.ended_at.as_ref().map(|at| at.start);
         let known = self.ending_offsets.iter().find(|(o, _)| *o == offset).map(|(_, i)| *i);
         let i = known.unwrap_or_else(|| {

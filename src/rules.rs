@@ -255,7 +255,9 @@ impl Rules {
         self.with_players(players, |p| {
             let mut stats = Stats::default();
             for k in 0..games as u64 {
-                stats.add(p, &playout(p, players, &self.variant, seed.wrapping_add(k), &self.cut_after(max_events))?);
+                let limits = self.cut_after(max_events);
+                let game = playout(p, players, &self.variant, seed.wrapping_add(k), &limits)?;
+                stats.add_capped(p, &game, limits.playout_events);
             }
             Ok(stats)
         })
@@ -455,8 +457,17 @@ impl Report {
     /// The verdict for a person: each diagnostic (the event, the rule's line, what was legal,
     /// the table before it), then a summary line; in colour when `color` says so.
     pub fn human(&self, color: bool) -> String {
-        let mut text: String =
-            crate::report::render::diagnostics(self).iter().map(|d| crate::diag::render_fancy(d, color)).collect();
+        self.human_at(color, crate::report::values::DEFAULT_WIDTH)
+    }
+
+    /// The same for a terminal `width` columns wide: the state at a violation wrapped between
+    /// its items to fit it.
+    pub fn human_at(&self, color: bool, width: usize) -> String {
+        let width = width.clamp(*crate::report::values::WIDTHS.start(), *crate::report::values::WIDTHS.end());
+        let mut text: String = crate::report::render::diagnostics_at(self, width)
+            .iter()
+            .map(|d| crate::diag::render_fancy_at(d, color, width))
+            .collect();
         text.push_str(&crate::report::render::summary(self));
         text
     }

@@ -254,3 +254,31 @@ fn a_branch_with_no_actors_is_not_open() {
     assert_eq!(judge("by [q for q in players where q != players[0]]"), "turn-order");
     assert_eq!(judge("by players[0]"), "");
 }
+
+/// A chance action (the rules draw its argument at random: a deal) is listed in the verdict's
+/// JSON as such, with no sample of it, as the human help line says "any the rules allow".
+#[test]
+fn a_chance_action_is_marked_in_json_without_a_sample() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    for game in ["curtain-call", "torite-4to6", "hangover"] {
+        let report =
+            shinpan::report::check::Checker::new(None).check_path(&root.join(format!("fixtures/{game}/bad-deal.yaml")));
+        let line: serde_json::Value = serde_json::from_str(&report.json_line()).unwrap();
+        let legal = &line["violations"][0]["legal"];
+        let chance: Vec<&serde_json::Value> =
+            legal.as_array().unwrap().iter().filter(|e| e["chance"] == true).collect();
+        assert!(!chance.is_empty(), "{game}: {legal}");
+        for e in chance {
+            assert_eq!(e["by"], "table", "{game}: {e}");
+            let (action, arg) = e.as_object().unwrap().iter().find(|(k, _)| *k != "by" && *k != "chance").unwrap();
+            assert!(arg.is_null(), "{game}: a sample of `{action}` is named: {e}");
+        }
+        let help = shinpan::report::render::diagnostics(&report)[0].help.clone().unwrap();
+        assert!(help.contains("(any the rules allow)"), "{game}: {help}");
+    }
+    // An action with a written argument is listed as before.
+    let report =
+        shinpan::report::check::Checker::new(None).check_path(&root.join("fixtures/hangover/must-follow.yaml"));
+    let line: serde_json::Value = serde_json::from_str(&report.json_line()).unwrap();
+    assert_eq!(line["violations"][0]["legal"], serde_json::json!([{"by": "ben", "play": "R3^"}]));
+}

@@ -96,3 +96,47 @@ fn a_syntax_error_points_at_one_character() {
     assert_eq!(span.end, span.start + 1, "{span:?}");
     assert_eq!(&text[span.clone()], "}");
 }
+
+/// The state at a violation and after each replayed event, whole and wrapped at a terminal's
+/// width between items, never inside one: at 80 and at 200 columns.
+#[test]
+fn the_state_wraps_at_the_terminal_s_width() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/bridge/must-follow.yaml");
+    let mut checker = Checker::new(None);
+    checker.record_states = true;
+    let report = checker.check_path(&path);
+    for width in [80, 200] {
+        let checked = relative(report.human_at(false, width));
+        let replayed: String = report.replay_steps().iter().rev().take(2).rev().map(|s| s.human_at(width)).collect();
+        // The lines of the state: advice (`  │   `) and the replay's (`    `).
+        let state = checked
+            .lines()
+            .filter(|l| l.starts_with("  │   "))
+            .chain(replayed.lines().filter(|l| l.starts_with("    ")));
+        let mut lines = 0;
+        for line in state {
+            assert!(line.chars().count() <= width, "{width}: {line}");
+            lines += 1;
+        }
+        assert!(lines > 8, "{width}: {checked}{replayed}");
+        // A line is broken only after an item's comma: every line a continuation follows ends with one.
+        for text in [&checked, &replayed] {
+            let lines: Vec<&str> = text.lines().collect();
+            for pair in lines.windows(2) {
+                // Nothing breaks a line of ours again (miette's own `  │ ` with no indent of ours).
+                let again =
+                    pair[0].starts_with("  │   ") && pair[1].starts_with("  │ ") && !pair[1].starts_with("  │  ");
+                assert!(!again, "{width}: broken again:\n{}\n{}", pair[0], pair[1]);
+                let continued = pair[1].starts_with("  │       ") || pair[1].starts_with("        ");
+                assert!(
+                    !continued || pair[0].ends_with(','),
+                    "{width}: broken inside an item:\n{}\n{}",
+                    pair[0],
+                    pair[1]
+                );
+            }
+        }
+        insta::assert_snapshot!(format!("check_at_{width}"), checked);
+        insta::assert_snapshot!(format!("replay_at_{width}"), replayed);
+    }
+}

@@ -33,7 +33,18 @@ pub struct Spec {
     pub view: Option<Vec<Name>>,
     /// `history a, b`: the variables whose changes a violation lists.
     pub history: Option<Vec<Name>>,
+    /// `look S black "♠"`: how the cards of a group are drawn (a later one of a group wins).
+    pub looks: Vec<LookDecl>,
     pub flow: Option<Block>,
+}
+
+/// `look MEMBER COLOUR "SYMBOL"`: the colour and symbol of the cards whose group is MEMBER.
+#[derive(Debug, Clone)]
+pub struct LookDecl {
+    pub member: Name,
+    pub colour: Name,
+    /// The symbol as written (without its quotes), and where.
+    pub symbol: Option<Name>,
 }
 
 #[derive(Debug)]

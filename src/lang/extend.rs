@@ -66,6 +66,7 @@ pub fn apply_overrides(spec: &mut Spec) {
     replace_in_place(&mut spec.fns, |f| f.name.text.clone());
     replace_in_place(&mut spec.procs, |p| p.name.text.clone());
     replace_in_place(&mut spec.dues, |d| d.name.text.clone());
+    replace_in_place(&mut spec.looks, |l| l.member.text.clone());
 }
 
 fn replace_in_place<T>(items: &mut Vec<T>, key: impl Fn(&T) -> String) {

@@ -28,6 +28,8 @@ pub struct Program {
     pub rules: Vec<RuleInfo>,
     pub params: Vec<Param>,
     pub enums: Vec<EnumInfo>,
+    /// `look`: how the cards of each group are drawn (a colour and a symbol), by group.
+    pub looks: Vec<Look>,
     pub kinds: Vec<Kind>,
     pub cards: Vec<CardInfo>,
     pub actions: Vec<ActionInfo>,
@@ -440,4 +442,13 @@ impl Program {
         let (lo, hi) = self.players;
         if lo == hi { format!("{lo} players") } else { format!("{lo} to {hi} players") }
     }
+}
+
+/// How the cards of one group look (`look S black "♠"`): the group as shown (an enum
+/// member), a colour of `resolve::LOOK_COLOURS`, and a symbol shown beside the code.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Look {
+    pub group: String,
+    pub colour: String,
+    pub symbol: Option<String>,
 }

@@ -50,6 +50,8 @@ pub struct Broken {
     pub event: usize,
     /// The 1-based line of the transcript where that event is written.
     pub line: usize,
+    /// The event whole in transcript words (`aki play R5`), however it was written.
+    pub event_words: String,
     /// What was wrong, in the rules file's words.
     pub message: String,
     /// Where the event is written in the transcript (bytes).
@@ -87,6 +89,8 @@ pub struct Step {
     pub line: usize,
     /// Where the event is written in the transcript.
     pub span: crate::span::Span,
+    /// The event whole in transcript words (`aki present {actor: QC, kuroko: QC}`).
+    pub words: String,
     /// The event as the transcript gives it (`{"by": ..., ACTION: ARG}`).
     pub action: serde_json::Value,
     /// The rules' `view` after the event, in transcript words (JSON).
@@ -142,6 +146,9 @@ pub struct Report {
     pub steps: Vec<Step>,
     /// The compiled rules it was checked against, when they were found (for the page).
     pub(crate) program: Option<Rc<Program>>,
+    /// How many events the transcript holds (those after the one checking stopped at too);
+    /// for a malformed one, how many could be read before the first that could not.
+    pub(crate) events: usize,
     /// For a deal of a record file (PBN, LIN): its board and room, where the record gives them.
     pub board: Option<String>,
     /// The room of a team match (`open`, `closed`), where the record gives it.
@@ -216,6 +223,7 @@ impl Report {
             notes: vec![],
             steps: vec![],
             program: None,
+            events: 0,
             board: None,
             room: None,
             truncated: false,
@@ -450,8 +458,16 @@ impl Checker {
         let program = self.with_pools(program, &envelope, base).map_err(|m| {
             malformed(rules.clone(), vec![Malformed::at(Problem::BadCardFile, m, raw.variant.as_ref())])
         })?;
-        let game = events(&program, &raw, envelope).map_err(|errors| malformed(rules, errors))?;
-        Ok((program, game))
+        // A replay of a transcript with an event that cannot be read still shows those before it.
+        let kept = self.record_states.then(|| envelope.clone());
+        match (events(&program, &raw, envelope), kept) {
+            (Ok(game), _) => Ok((program, game)),
+            (Err(errors), Some(envelope)) => {
+                let readable = Readable { program: &program, raw: &raw, envelope };
+                Err(self.replay_of_malformed(file, text.clone(), rules, readable, errors))
+            }
+            (Err(errors), None) => Err(malformed(rules, errors)),
+        }
     }
 
     /// The verdict on a game read from `text`.
@@ -487,6 +503,45 @@ impl Checker {
             }
             Err(d) => rules_failed(file, text, rules, d),
         }
+    }
+
+    /// The malformed verdict of a replayed transcript, with the events before the first that
+    /// could not be read judged and recorded (for the page): the verdict, its errors and what
+    /// the summary says are those of the malformed transcript; only the steps are added.
+    fn replay_of_malformed(
+        &mut self,
+        file: &str,
+        text: Rc<String>,
+        rules: Option<String>,
+        readable: Readable<'_>,
+        errors: Vec<Malformed>,
+    ) -> Report {
+        let Readable { program, raw, envelope } = readable;
+        let first_bad = errors.iter().filter_map(|e| e.event).min();
+        let (Some(first_bad), Some(Ok(list))) = (first_bad, &raw.events) else {
+            return Report::malformed(file, text, rules, errors);
+        };
+        let mut read = vec![];
+        for (index, e) in list.iter().take(first_bad).enumerate() {
+            match crate::transcript::decode::one_event(program, &envelope.players, &envelope.params, index, e) {
+                Ok(event) => read.push(event),
+                Err(_) => break,
+            }
+        }
+        let events = read.clone();
+        let source = Source::Transcript { events: read, pos: 0 };
+        let mut machine = Machine::new(program, envelope.players.clone(), envelope.params.clone(), source);
+        machine.record_states();
+        machine.set_limits(&self.limits);
+        let Ok(outcome) = machine.run() else { return Report::malformed(file, text, rules, errors) };
+        let judged = Judged { program, players: &envelope.players, events: &events, limits: &self.limits };
+        let replayed = report(file, text.clone(), rules.clone(), judged, outcome);
+        let mut r = Report::malformed(file, text, rules, errors);
+        r.steps = replayed.steps.into_iter().filter(|s| s.event < first_bad).collect();
+        r.players = replayed.players;
+        r.program = replayed.program;
+        r.events = r.steps.len();
+        r
     }
 
     /// A compiled rules file by built-in name or path (relative to `base`), as the person
@@ -636,6 +691,14 @@ pub enum Lookup {
     Broken(Vec<Diag>),
 }
 
+/// What a transcript that could not be read wholly gives to read the events before the first
+/// bad one: its rules, raw events, players and parameters.
+struct Readable<'a> {
+    program: &'a Rc<Program>,
+    raw: &'a RawTranscript,
+    envelope: Envelope,
+}
+
 /// A game judged: its rules, players and events, and the limits its verdict is written within.
 pub(crate) struct Judged<'a> {
     pub(crate) program: &'a Rc<Program>,
@@ -708,6 +771,9 @@ pub(crate) fn report(
                 rule: rule.map_or(String::new(), |r| r.id.clone()),
                 event: v.event,
                 line: event.map_or(0, |e| e.line),
+                event_words: event.map_or(String::new(), |e| {
+                    crate::report::values::event_words(program, players, &e.actor, e.action, &e.arg)
+                }),
                 message: v.message.clone(),
                 event_span: event.map_or(0..0, |e| e.span.clone()),
                 spec_span: v.spec_span.clone(),
@@ -761,6 +827,7 @@ pub(crate) fn report(
                 event: *i,
                 line: e.line,
                 span: e.span.clone(),
+                words: crate::report::values::event_words(program, players, &e.actor, e.action, &e.arg),
                 action: {
                     let values = limits.verdict_json_values;
                     crate::report::values::action_json(program, players, &e.actor, e.action, &e.arg, values)
@@ -786,6 +853,7 @@ pub(crate) fn report(
         notes,
         steps,
         program: Some(program.clone()),
+        events: events.len(),
         board: None,
         room: None,
         truncated,

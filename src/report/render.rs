@@ -107,10 +107,17 @@ fn column(text: &str, offset: usize) -> usize {
     text.get(start..offset).map_or(0, |s| s.chars().count()) + 1
 }
 
-/// The diagnostics of one report: violations, reading errors, rules-file errors.
+/// The diagnostics of one report: violations, reading errors, rules-file errors, the state
+/// wrapped for the default width.
 pub fn diagnostics(r: &Report) -> Vec<Diag> {
+    diagnostics_at(r, crate::report::values::DEFAULT_WIDTH)
+}
+
+/// The diagnostics of one report, the state and each `history` line wrapped between items to
+/// fit `width` columns (a terminal's).
+pub fn diagnostics_at(r: &Report, width: usize) -> Vec<Diag> {
     let source = diag::source(&r.file, &r.text);
-    let mut out: Vec<Diag> = r.violations.iter().map(|v| violation(r, v, &source)).collect();
+    let mut out: Vec<Diag> = r.violations.iter().map(|v| violation(r, v, &source, width)).collect();
     out.extend(r.notes.iter().map(|n| note(r, n, &source)));
     for e in &r.errors {
         let mut d = Diag::new(codes::MALFORMED, format!("malformed transcript: {}", e.message));
@@ -124,7 +131,7 @@ pub fn diagnostics(r: &Report) -> Vec<Diag> {
     out
 }
 
-fn violation(r: &Report, v: &crate::report::check::Broken, source: &diag::Source) -> Diag {
+fn violation(r: &Report, v: &crate::report::check::Broken, source: &diag::Source, width: usize) -> Diag {
     let stands = if v.stood == Some(true) { " (the move stands)" } else { "" };
     let message = format!("rule `{}` broken at event {}{stands}: {}", v.rule, v.event, v.message);
     let mut d = Diag::new(codes::VIOLATION, message)
@@ -161,20 +168,29 @@ fn violation(r: &Report, v: &crate::report::check::Broken, source: &diag::Source
         related.advice = true;
         d = d.with_related(related);
     }
+    // Advice is drawn behind `  │ `, in lines miette keeps two columns short of the width: six columns.
+    let wrapped = |lines: &[String]| -> String {
+        let width = width.saturating_sub(ADVICE_MARGIN);
+        let each = lines.iter().flat_map(|l| crate::report::values::wrap_between_items(l, width, "  ", "      "));
+        each.map(|l| format!("\n{l}")).collect()
+    };
     for (name, _, changes) in &v.history {
-        let lines: String = changes.iter().map(|l| format!("\n  {l}")).collect();
+        let lines = wrapped(changes);
         let mut how = Diag::new(codes::STATE, format!("how `{name}` came to be:{lines}"));
         how.advice = true;
         d = d.with_related(how);
     }
     if !v.state_lines.is_empty() {
-        let lines: String = v.state_lines.iter().map(|l| format!("\n  {l}")).collect();
+        let lines = wrapped(&v.state_lines);
         let mut state = Diag::new(codes::STATE, format!("the game before event {}:{lines}", v.event));
         state.advice = true;
         d = d.with_related(state);
     }
     d
 }
+
+/// The columns a related diagnostic's lines lose: the `  │ ` they are drawn behind, and the two miette keeps free.
+const ADVICE_MARGIN: usize = 6;
 
 /// A note of the rules as advice: after which event, and the `note` line in the rules file.
 fn note(r: &Report, n: &crate::report::check::Noted, source: &diag::Source) -> Diag {
@@ -235,8 +251,10 @@ fn explained(program: &Program, rule: &str) -> Option<String> {
     let info = &program.rules[index];
     let shared = crate::resolve::SHARED_RULES.iter().find(|(id, _)| *id == rule).map(|(_, text)| *text);
     let mut out = format!("{rule} ({}): {}\n", program.name, shared.unwrap_or(&info.text));
-    if let Some(section) = cited_section(&info.text) {
-        out.push_str(&format!("  cites: {section} (of the game's rules document)\n"));
+    match cited(program, rule) {
+        Some((section, Some(doc))) => out.push_str(&format!("  cites: {section}, in {doc}\n")),
+        Some((section, None)) => out.push_str(&format!("  cites: {section} (of the game's rules document)\n")),
+        None => {}
     }
     let place = |offset: usize| {
         let at = program.source.location(offset).unwrap_or_default();
@@ -244,6 +262,12 @@ fn explained(program: &Program, rule: &str) -> Option<String> {
         let short: String = line.chars().take(MAX_EXPLAINED_LINE).collect();
         let cut = if short.len() < line.len() { "…" } else { "" };
         format!("{at}: {short}{cut}")
+    };
+    // A check is shown whole, however many lines it is written over.
+    let whole = |span: &crate::span::Span| {
+        let at = program.source.location(span.start).unwrap_or_default();
+        let text = program.source.statement(span).unwrap_or_default();
+        format!("{at}: {}", text.replace('\n', "\n      "))
     };
     if shared.is_some() {
         out.push_str(&format!("  checked by the engine: {}\n", engine_check(rule)));
@@ -261,9 +285,21 @@ fn explained(program: &Program, rule: &str) -> Option<String> {
     });
     out.push_str(&format!("  declared at {}\n", place(info.span.start)));
     for s in program.statements_where(|s| matches!(s, St::Require { rule: r, .. } if *r as usize == index)) {
-        out.push_str(&format!("  checked at {}\n", place(s.span.start)));
+        out.push_str(&format!("  checked at {}\n", whole(&s.span)));
     }
     Some(out)
+}
+
+/// The section of its game's rules a rule cites (`5.3, Law 18`), and for a rule declared in a
+/// built-in game's file the rules reference in `docs/rules/` whose sections bear those numbers.
+pub fn cited(program: &Program, rule: &str) -> Option<(String, Option<String>)> {
+    let info = program.rules.iter().find(|r| r.id == rule)?;
+    let section = cited_section(&info.text)?.to_string();
+    let place = program.source.location(info.span.start)?;
+    let file = place.rsplit_once(':').map_or(place.as_str(), |(file, _)| file);
+    let game = file.strip_prefix("specs/").and_then(|f| f.strip_suffix(".rules"));
+    let doc = game.filter(|g| crate::lang::specs::builtin(g).is_some()).map(|g| format!("docs/rules/{g}.md"));
+    Some((section, doc))
 }
 
 /// How much of a rules file's line `explain` shows (the file and line lead to the rest).
@@ -298,6 +334,8 @@ pub struct ReplayStep<'r> {
     pub line: usize,
     /// The event as the transcript writes it.
     pub written: &'r str,
+    /// The event whole in transcript words (`aki present {actor: QC, kuroko: QC}`).
+    pub words: &'r str,
     /// The event as JSON (`{"by": ..., ACTION: ARG}`).
     pub action: Option<&'r Json>,
     /// The rules' `view` after the event, in transcript words (JSON).
@@ -306,10 +344,14 @@ pub struct ReplayStep<'r> {
     pub state_lines: &'r [String],
     /// The state is the one before the event: the game did not go past it.
     pub before: bool,
+    /// Checking stopped at this event: how many events of the transcript follow it.
+    pub follow: Option<usize>,
     /// The state left values out (`…`) for want of budget.
     pub cut: bool,
     /// The rules this event broke.
     pub violations: Vec<&'r crate::report::check::Broken>,
+    /// The rules, for how their cards look on a terminal (`look`).
+    pub(crate) program: Option<&'r Program>,
 }
 
 /// A report's events in order with their states and violations (the report must have been
@@ -322,10 +364,13 @@ pub fn replay(r: &Report) -> Vec<ReplayStep<'_>> {
             event: s.event,
             line: s.line,
             written: r.text.get(s.span.clone()).unwrap_or_default(),
+            words: &s.words,
             action: Some(&s.action),
             state: &s.state,
             state_lines: &s.state_lines,
             before: false,
+            follow: None,
+            program: r.program.as_deref(),
             cut: s.cut,
             violations: r.violations.iter().filter(|v| v.event == s.event).collect(),
         })
@@ -336,10 +381,13 @@ pub fn replay(r: &Report) -> Vec<ReplayStep<'_>> {
             event: v.event,
             line: v.line,
             written: r.text.get(v.event_span.clone()).unwrap_or_default(),
+            words: &v.event_words,
             action: None,
             state: &v.state,
             state_lines: &v.state_lines,
             before: true,
+            follow: (v.stood != Some(true)).then(|| r.events.saturating_sub(v.event + 1)),
+            program: r.program.as_deref(),
             cut: r.truncated,
             violations: vec![v],
         });
@@ -351,18 +399,40 @@ impl ReplayStep<'_> {
     /// The event as written, the state and the violations, for a person (controls from the
     /// transcript and the rules file shown escaped).
     pub fn human(&self) -> String {
-        diag::printable(&self.human_raw()).into_owned()
+        self.human_at(crate::report::values::DEFAULT_WIDTH)
     }
 
-    fn human_raw(&self) -> String {
-        let mut out = format!("event {} (line {}): {}\n", self.event, self.line, self.written.trim());
+    /// The same in colour for a terminal: each card whose group the rules give a `look` in
+    /// that colour (the words stay the transcript's).
+    pub fn human_in_colour(&self, width: usize) -> String {
+        let text = self.human_at(width);
+        match self.program {
+            Some(program) if !program.looks.is_empty() => painted(&text, &card_colours(program)),
+            _ => text,
+        }
+    }
+
+    /// The same, the state wrapped between items to fit `width` columns (a terminal's).
+    pub fn human_at(&self, width: usize) -> String {
+        let width = width.clamp(*crate::report::values::WIDTHS.start(), *crate::report::values::WIDTHS.end());
+        diag::printable(&self.human_raw(width)).into_owned()
+    }
+
+    fn human_raw(&self, width: usize) -> String {
+        let mut out = format!("event {} (line {}): {}\n", self.event, self.line, self.words);
         for v in &self.violations {
             let stands = if v.stood == Some(true) { " (the move stands)" } else { "" };
             out.push_str(&format!("  ✗ `{}` broken{stands}: {}\n", v.rule, v.message));
         }
+        if let Some(follow) = self.follow {
+            out.push_str(&format!("  checking stopped here; {}\n", follow_words(follow)));
+        }
         out.push_str(if self.before { "  the game before it:\n" } else { "  the game after it:\n" });
         for line in self.state_lines {
-            out.push_str(&format!("    {line}\n"));
+            for part in crate::report::values::wrap_between_items(line, width, "    ", "        ") {
+                out.push_str(&part);
+                out.push('\n');
+            }
         }
         out
     }
@@ -388,6 +458,15 @@ impl ReplayStep<'_> {
     }
 }
 
+/// How many events follow the one checking stopped at, in words.
+pub fn follow_words(n: usize) -> String {
+    match n {
+        0 => "no more events follow".into(),
+        1 => "1 more event follows".into(),
+        n => format!("{n} more events follow"),
+    }
+}
+
 /// Most characters of a parameter's line in `describe`.
 const MAX_DESCRIBED_LINE: usize = 100;
 
@@ -410,5 +489,37 @@ pub fn described(name: &str, program: &Program) -> String {
         let shared = crate::resolve::SHARED_RULES.iter().find(|(id, _)| *id == r.id).map(|(_, text)| *text);
         out.push_str(&format!("  rule {}: {}\n", r.id, shared.unwrap_or(&r.text)));
     }
+    out
+}
+
+/// Each card code whose group has a `look`, with its colour's terminal code (SGR).
+fn card_colours(program: &Program) -> std::collections::HashMap<String, u8> {
+    let sgr = |group: &str| {
+        let look = program.looks.iter().find(|l| l.group == group)?;
+        crate::resolve::LOOK_COLOURS.iter().find(|(name, ..)| *name == look.colour).map(|(_, _, sgr)| *sgr)
+    };
+    crate::report::page::groups(program).filter_map(|(code, group)| Some((code, sgr(&group)?))).collect()
+}
+
+/// `text` (already escaped) with every word that is a card code of `colours` in its colour.
+fn painted(text: &str, colours: &std::collections::HashMap<String, u8>) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut word = String::new();
+    let flush = |word: &mut String, out: &mut String| {
+        match colours.get(word.as_str()) {
+            Some(sgr) => out.push_str(&format!("\u{1b}[{sgr}m{word}\u{1b}[0m")),
+            None => out.push_str(word),
+        }
+        word.clear();
+    };
+    for c in text.chars() {
+        if c.is_whitespace() || "[](){},:".contains(c) {
+            flush(&mut word, &mut out);
+            out.push(c);
+        } else {
+            word.push(c);
+        }
+    }
+    flush(&mut word, &mut out);
     out
 }

@@ -8,8 +8,14 @@ use crate::program::value::Value;
 use crate::run::show;
 
 /// A legal action as a transcript event: `{"by": PLAYER, ACTION: ARG}`, written within
-/// `budget`.
+/// `budget`. A chance action (one the rules draw at random, such as a deal) names no sample:
+/// `{"by": "table", "deal": null, "chance": true}`, any the rules allow.
 pub fn candidate_json(prog: &Program, players: &[String], k: &crate::run::Candidate, budget: &mut JsonBudget) -> Json {
+    if k.sampled {
+        let mut event = action_within(prog, players, &k.actor, k.action, &Value::Null, budget);
+        event["chance"] = json!(true);
+        return event;
+    }
     action_within(prog, players, &k.actor, k.action, &k.arg, budget)
 }
 
@@ -33,6 +39,18 @@ fn action_within(
     m.insert("by".into(), json!(by));
     m.insert(prog.actions[action as usize].name.clone(), json_within(prog, players, arg, budget));
     Json::Object(m)
+}
+
+/// An event whole in transcript words, as a judge reads it: the actor, the action and its
+/// argument (`aki present {actor: QC, kuroko: QC}`), however many lines the transcript wrote it
+/// over; the same words `legal` uses for what was legal instead.
+pub fn event_words(prog: &Program, players: &[String], actor: &Value, action: u16, arg: &Value) -> String {
+    let who = show(prog, players, actor);
+    let name = prog.actions.get(action as usize).map_or("?", |a| a.name.as_str());
+    match arg {
+        Value::Null => format!("{who} {name}"),
+        arg => format!("{who} {name} {}", show(prog, players, arg)),
+    }
 }
 
 /// A value in transcript words: players by name, cards by code, maps as objects; at most the
@@ -192,9 +210,10 @@ pub fn state_json(
 }
 
 /// A violation's state for a person: a line per player with that player's variables, then
-/// one with the rest; each value cut at `MAX_SHOWN_VALUE` characters.
+/// one with the rest; each value whole (up to `run::show`'s bound on one value). A line is
+/// wrapped for a terminal with `wrap_between_items`.
 pub fn state_lines(prog: &Program, players: &[String], state: &[(u16, Value)]) -> Vec<String> {
-    let shown = |value: &Value| cut_to(show(prog, players, value), MAX_SHOWN_VALUE);
+    let shown = |value: &Value| show(prog, players, value);
     let (per_player, table): (Vec<_>, Vec<_>) = state.iter().partition(|(v, _)| prog.vars[*v as usize].per_player);
     let mut lines = vec![];
     for (i, player) in players.iter().enumerate() {
@@ -215,8 +234,70 @@ pub fn state_lines(prog: &Program, players: &[String], state: &[(u16, Value)]) -
     lines
 }
 
-/// Most characters of one value in a state line (the JSON `state` has all of it).
-const MAX_SHOWN_VALUE: usize = 120;
+/// The width of text a person's output wraps at when the terminal's is not known.
+pub const DEFAULT_WIDTH: usize = 100;
+
+/// Narrowest and widest width text is wrapped at, whatever a terminal says.
+pub const WIDTHS: std::ops::RangeInclusive<usize> = 40..=1_000;
+
+/// A line of values (`hand [4D, 8H], boos 3`) broken into lines of at most `width` columns
+/// between items, never inside one: only after a `, ` that separates two items, the outermost
+/// first (two variables, then the items of a list or map, then the fields of an item too wide
+/// for a line of its own). The first line starts with `first`, the others with `next`; an item
+/// wider than the line even so has a line of its own.
+pub fn wrap_between_items(line: &str, width: usize, first: &str, next: &str) -> Vec<String> {
+    let room = width.saturating_sub(next.chars().count());
+    let mut pieces = vec![];
+    split_items(line, 0, room, &mut pieces);
+    let columns = |s: &str| s.chars().count();
+    let mut out = vec![];
+    let mut current = first.to_string();
+    for (i, piece) in pieces.iter().enumerate() {
+        if i == 0 {
+            current.push_str(piece);
+        } else if columns(&current) + 2 + columns(piece) < width {
+            // `, ` and the item, with room for the comma that may follow it.
+            current.push_str(", ");
+            current.push_str(piece);
+        } else {
+            current.push(',');
+            out.push(std::mem::replace(&mut current, format!("{next}{piece}")));
+        }
+    }
+    out.push(current);
+    out
+}
+
+/// `text` cut at each `, ` at bracket depth `depth`; a piece wider than `room` is cut again
+/// one level deeper (when it has anything to cut there).
+fn split_items<'t>(text: &'t str, depth: usize, room: usize, out: &mut Vec<&'t str>) {
+    let (mut level, mut start) = (0usize, 0);
+    let mut pieces = vec![];
+    let bytes = text.as_bytes();
+    for (i, b) in bytes.iter().enumerate() {
+        match b {
+            b'[' | b'{' | b'(' => level += 1,
+            b']' | b'}' | b')' => level = level.saturating_sub(1),
+            b',' if level == depth && bytes.get(i + 1) == Some(&b' ') => {
+                pieces.push(&text[start..i]);
+                start = i + 2;
+            }
+            _ => {}
+        }
+    }
+    pieces.push(&text[start..]);
+    let deeper = |p: &str| p.bytes().any(|b| matches!(b, b'[' | b'{' | b'('));
+    for piece in pieces {
+        if piece.chars().count() > room && deeper(piece) && depth < MAX_WRAP_DEPTH {
+            split_items(piece, depth + 1, room, out);
+        } else {
+            out.push(piece);
+        }
+    }
+}
+
+/// How deep inside brackets a line of values is broken, at most.
+const MAX_WRAP_DEPTH: usize = 16;
 
 /// A `history` variable's values as JSON: each with the event (and its line) after which it was
 /// seen; the first, from the start of the game, has none. Written within `budget`: past it, a

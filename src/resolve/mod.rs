@@ -137,7 +137,7 @@ impl Resolver {
         self.declare_globals(spec);
         let rules = self.rules(spec);
         let actions = self.actions(spec);
-        let enums = spec
+        let enums: Vec<EnumInfo> = spec
             .enums
             .iter()
             .map(|e| EnumInfo {
@@ -186,6 +186,7 @@ impl Resolver {
             seats: spec.seats.clone(),
             rules,
             params,
+            looks: self.looks(spec, &enums),
             enums,
             kinds,
             cards: vec![],
@@ -601,6 +602,38 @@ impl Resolver {
             StmtKind::Call(n, args) => self.call_proc(n, args, s, place),
         };
         S { s: st, span: s.span.clone() }
+    }
+
+    /// The `look`s of a rules file: each names a member of an enum, a colour of `LOOK_COLOURS`
+    /// and a symbol of at most `MAX_LOOK_SYMBOL` characters without controls.
+    fn looks(&mut self, spec: &ast::Spec, enums: &[crate::program::EnumInfo]) -> Vec<crate::program::Look> {
+        let mut out = vec![];
+        for l in &spec.looks {
+            if !enums.iter().any(|e| e.variants.contains(&l.member.text)) {
+                let members: Vec<String> = enums.iter().flat_map(|e| e.variants.iter().cloned()).collect();
+                self.unknown_as(codes::UNKNOWN_NAME, &l.member, "enum member", members);
+                continue;
+            }
+            if !LOOK_COLOURS.iter().any(|(name, ..)| *name == l.colour.text) {
+                let known: Vec<String> = LOOK_COLOURS.iter().map(|(n, ..)| n.to_string()).collect();
+                self.unknown_as(codes::UNKNOWN_NAME, &l.colour, "colour", known);
+                continue;
+            }
+            if let Some(symbol) = &l.symbol {
+                let bad = symbol.text.chars().count() > MAX_LOOK_SYMBOL || symbol.text.chars().any(char::is_control);
+                if bad {
+                    let message = format!("a look's symbol is at most {MAX_LOOK_SYMBOL} characters, without controls");
+                    self.error(codes::LIMIT, message, symbol.span.clone(), "this symbol");
+                    continue;
+                }
+            }
+            out.push(crate::program::Look {
+                group: l.member.text.clone(),
+                colour: l.colour.text.clone(),
+                symbol: l.symbol.as_ref().map(|s| s.text.clone()),
+            });
+        }
+        out
     }
 
     /// The variables a `view` or `history` names, in its order.
@@ -1328,3 +1361,20 @@ pub fn compile_in(label: &str, text: &str, base: &std::path::Path) -> Result<Pro
     resolve(&spec, &map)
         .map_err(|ds| ds.into_iter().map(|d| if d.source.is_some() { d } else { map.place(d) }).collect())
 }
+
+/// The colours a `look` may give: the name, its colour on the judge's page (CSS) and its
+/// colour on a terminal (an ANSI SGR code).
+pub const LOOK_COLOURS: [(&str, &str, u8); 9] = [
+    ("black", "#222222", 39),
+    ("red", "#c8102e", 31),
+    ("green", "#1a7f37", 32),
+    ("blue", "#1f5fbf", 34),
+    ("yellow", "#a07800", 33),
+    ("orange", "#d45f00", 33),
+    ("purple", "#7b2fa8", 35),
+    ("cyan", "#00808c", 36),
+    ("grey", "#6e6e6e", 90),
+];
+
+/// Most characters of a `look`'s symbol.
+pub const MAX_LOOK_SYMBOL: usize = 4;

@@ -93,8 +93,7 @@ impl<'p> Machine<'p> {
                 self.keep_note(message, &s.span);
             }
             St::Finish(now) => {
-                self.finished = true;
-                self.finished_at = s.span.clone();
+                self.finish_at(&s.span);
                 if *now {
                     return Err(Stop::finished());
                 }
@@ -624,6 +623,15 @@ impl<'p> Machine<'p> {
             costs.extend(b.cost);
         }
         Ok(costs)
+    }
+
+    /// The game ends at `at`, unless it already has: the first `finish` run is where it ended
+    /// (a record taken after the end, which runs a `finish` of its own, does not move it).
+    fn finish_at(&mut self, at: &crate::span::Span) {
+        if !self.finished {
+            self.finished_at = at.clone();
+        }
+        self.finished = true;
     }
 
     /// Where an event after the flow is judged: the `finish` that ended the game, or the last

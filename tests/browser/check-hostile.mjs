@@ -32,7 +32,7 @@ for (const path of process.argv.slice(2)) {
   // The hostile card is a chip, its code as text; the hostile player has a row.
   const chips = await page.locator(".chip").allTextContents();
   expect(chips.includes(hostile), `${path}: no chip shows the hostile card: ${JSON.stringify(chips)}`);
-  const rows = await page.locator("#players tr[data-player]").count();
+  const rows = await page.locator("#players [data-player]").count();
   expect(rows === 2, `${path}: ${rows} player rows, not 2`);
   // Nothing was made of the text: the page's two scripts and the tags it was written with.
   const scripts = await page.evaluate(() => document.querySelectorAll("script").length);

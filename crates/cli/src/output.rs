@@ -33,3 +33,11 @@ pub fn color_on_stderr() -> bool {
 fn color_on(terminal: bool) -> bool {
     terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
 }
+
+/// The width a person's output is wrapped at: `COLUMNS` when it is set to a number, else the
+/// width of the terminal standard output is, else 100 columns (a file, a pipe).
+pub fn width() -> usize {
+    let columns = std::env::var("COLUMNS").ok().and_then(|c| c.trim().parse::<usize>().ok()).filter(|c| *c > 0);
+    let terminal = || terminal_size::terminal_size_of(std::io::stdout()).map(|(w, _)| usize::from(w.0));
+    columns.or_else(terminal).filter(|w| *w > 0).unwrap_or(100)
+}

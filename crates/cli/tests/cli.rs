@@ -258,7 +258,9 @@ fn explain_says_where_a_rule_is_checked() {
         out.starts_with("must-follow (hangover): an active non-leader follows the led suit if able (5.4)\n"),
         "{out}"
     );
-    assert!(out.contains("  cites: 5.4 "), "{out}");
+    // The section it cites, in the game's rules reference under docs/rules/.
+    assert!(out.contains("  cites: 5.4, in docs/rules/hangover.md\n"), "{out}");
+    assert!(common::repo().join("docs/rules/hangover.md").exists());
     assert!(out.contains("  stands: "), "{out}");
     let declared = &lines_with("hangover", "rule must-follow ")[0];
     assert!(out.contains(&format!("  declared at {declared}: rule must-follow")), "{out}");
@@ -273,6 +275,12 @@ fn explain_says_where_a_rule_is_checked() {
     let require_line = (1..else_line).rev().find(|&n| lines[n - 1].trim_start().starts_with("require ")).unwrap();
     assert!(require_line < else_line - 1, "the condition spans lines");
     assert!(out.contains(&format!("  checked at {file}:{require_line}: require ")), "{out}");
+    // The whole statement, every line of it, however many it spans.
+    let whole: Vec<&str> = lines[require_line - 1..else_line].iter().map(|l| l.trim()).collect();
+    let shown = &out[out.find("  checked at ").unwrap()..];
+    let shown: Vec<&str> = shown.lines().take(whole.len()).map(|l| l.trim()).collect();
+    assert_eq!(shown[0].split_once(": ").unwrap().1, whole[0], "{out}");
+    assert_eq!(shown[1..], whole[1..], "{out}");
     // Without --rules, every built-in game that has the rule; one that does not stand says so.
     let (_, all, _) = shinpan(&["explain", "must-follow"]);
     for game in ["bridge", "hangover", "torite-4to6"] {
@@ -294,7 +302,7 @@ fn explain_says_where_a_rule_is_checked() {
         let (_, out, _) = shinpan(&["explain", id, "--rules", "hangover"]);
         assert!(out.contains(&format!("  checked by the engine: {when}")), "{out}");
     }
-    // The line of a check is shown whole up to 100 characters, and cut with `…` past them.
+    // The statement of a check is shown whole, not cut with `…`.
     assert!(!out.contains('…'), "{out}");
     // A variant's rules come from the file that declares them.
     let (_, variant, _) = shinpan(&["explain", "center", "--rules", "fixtures/variants/center-second.rules"]);
@@ -327,8 +335,9 @@ fn explain_says_where_a_rule_is_checked() {
     let (_, held, _) = shinpan(&["explain", "not-held", "--rules", wordy_rules.to_str().unwrap()]);
     let checked = held.lines().find(|l| l.starts_with("  checked at ")).unwrap();
     let shown = checked.split_once(": ").unwrap().1;
-    assert!(shown.starts_with("require c in hand[p] else not-held ") && shown.ends_with('…'), "{held}");
-    assert_eq!(shown.chars().count(), 101, "{held}");
+    // A check's statement is shown whole, however long its line.
+    assert!(shown.starts_with("require c in hand[p] else not-held ") && shown.ends_with(", really\""), "{held}");
+    assert!(!shown.contains('…'), "{held}");
     std::fs::remove_dir_all(&dir).unwrap();
     // An unknown id is bad usage, with a did-you-mean.
     let (code, _, err) = shinpan(&["explain", "must-folow"]);
@@ -343,7 +352,9 @@ fn replay_shows_the_game_after_each_event() {
     let heads: Vec<&str> = out.lines().filter(|l| l.starts_with("event ")).collect();
     // Events 0 to 8 were played; event 9 breaks must-follow and is shown with the game before it.
     assert_eq!(heads.len(), 10, "{out}");
-    assert_eq!(heads[9], "event 9 (line 15): {by: ben, play: B1}");
+    // Each event whole in transcript words, as `legal` words what was legal instead.
+    assert_eq!(heads[9], "event 9 (line 15): ben play B1");
+    assert!(out.contains("  checking stopped here; 12 more events follow\n"), "{out}");
     let last = &out[out.find("event 9 ").unwrap()..];
     assert!(last.contains("  ✗ `must-follow` broken: ben played B1 but holds R3^"), "{last}");
     assert!(last.contains("  the game before it:\n    aki: hand [R5, B4^],"), "{last}");

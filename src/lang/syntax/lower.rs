@@ -46,6 +46,7 @@ fn is_keyword(rule: Rule) -> bool {
             | Rule::k_scores
             | Rule::k_winners
             | Rule::k_view
+            | Rule::k_look
             | Rule::k_history
             | Rule::k_flow
             | Rule::k_int
@@ -196,6 +197,20 @@ fn item_into(p: P<'_>, spec: &mut Spec) -> R<()> {
         Rule::winners_decl => spec.winners = Some(expr(next(&mut it, &at)?)?),
         Rule::view_decl => spec.view = Some(it.map(name).collect()),
         Rule::history_decl => spec.history = Some(it.map(name).collect()),
+        Rule::look_decl => {
+            let member = name(next(&mut it, &at)?);
+            let colour = name(next(&mut it, &at)?);
+            let symbol = match it.next() {
+                Some(p) if p.clone().into_inner().any(|c| c.as_rule() == Rule::interp) => {
+                    let span = p.as_span().start()..p.as_span().end();
+                    let d = Diag::new(codes::MISPLACED, "a look's symbol is plain text, without `{...}`");
+                    return Err(d.label(span, "not plain text"));
+                }
+                Some(p) => Some(Name { span: p.as_span().start()..p.as_span().end(), text: plain_string(p) }),
+                None => None,
+            };
+            spec.looks.push(LookDecl { member, colour, symbol });
+        }
         Rule::flow_decl => spec.flow = Some(block(next(&mut it, &at)?)?),
         Rule::EOI => {}
         _ => return Err(Diag::new(codes::SYNTAX, "unexpected item").label(at, "here")),

@@ -62,11 +62,12 @@ pub fn paths(format: Option<Format>, setup: &Setup, jobs: Option<usize>, paths: 
 /// The verdicts of one input (a record file has one a deal), as lines, and their worst status.
 fn rendered(reports: &[Report], format: Format, color: bool) -> (ExitStatus, String) {
     let worst = reports.iter().map(|r| ExitStatus::of(r.verdict)).max().unwrap_or(ExitStatus::Success);
+    let width = crate::output::width();
     let text: Vec<String> = reports
         .iter()
         .map(|r| match format {
             Format::Json => r.json_line(),
-            Format::Human => r.human(color),
+            Format::Human => r.human_at(color, width),
         })
         .collect();
     (worst, text.join("\n"))

@@ -7,7 +7,7 @@ use shinpan::{Checking, Report, Verdict};
 
 use crate::args::Format;
 use crate::exit::ExitStatus;
-use crate::output::{color, say};
+use crate::output::{color, say, width};
 
 /// Checks one transcript keeping the game after each event.
 fn replayed(path: &Path, rules: Option<&str>, all: bool) -> Report {
@@ -20,8 +20,12 @@ pub fn page(path: &Path, out: &Path, rules: Option<&str>, all: bool) -> ExitStat
         return ExitStatus::Usage;
     }
     let report = replayed(path, rules, all);
+    // A malformed transcript's page shows the events up to the one that could not be read;
+    // why it could not is said here too, as `replay` says it.
+    if report.verdict == Verdict::Malformed {
+        eprint!("{}", report.human_at(color(), width()));
+    }
     let Some(page) = report.page() else {
-        eprint!("{}", report.human(color()));
         return ExitStatus::of(report.verdict);
     };
     if let Err(e) = shinpan::files::write_atomically(out, page.as_bytes()) {
@@ -43,7 +47,7 @@ fn same_file(a: &Path, b: &Path) -> bool {
 pub fn run(path: &Path, at: Option<usize>, format: Format, rules: Option<&str>, all: bool) -> ExitStatus {
     let report = replayed(path, rules, all);
     if report.verdict == Verdict::Malformed {
-        eprint!("{}", report.human(color()));
+        eprint!("{}", report.human_at(color(), width()));
         return ExitStatus::of(report.verdict);
     }
     let mut steps = report.replay_steps();
@@ -56,7 +60,8 @@ pub fn run(path: &Path, at: Option<usize>, format: Format, rules: Option<&str>, 
         steps = vec![steps.swap_remove(step)];
     }
     let text: String = match format {
-        Format::Human => steps.iter().map(shinpan::ReplayStep::human).collect(),
+        Format::Human if color() => steps.iter().map(|s| s.human_in_colour(width())).collect(),
+        Format::Human => steps.iter().map(|s| s.human_at(width())).collect(),
         Format::Json => steps.iter().map(|s| s.json() + "\n").collect(),
     };
     if !say(&text) {

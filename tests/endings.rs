@@ -1,0 +1,49 @@
+//! `play --stats` says truthfully how each game ended: at the `finish` it ran first, at the
+//! event cap, or at a dead end (nothing legal, no `finish`) by that name.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "tests fail loudly")]
+
+use std::path::Path;
+
+/// A game of one `go`, then a `choose` whose only branch is never open (a dead end) or, with
+/// `finish_first`, a `finish` before it.
+fn game(finish_first: bool) -> String {
+    let first = if finish_first { "  if n == 1 {\n    finish\n  }\n" } else { "" };
+    format!(
+        "game dead\nplayers 2..2\nrule r \"unused\"\naction go: int 0..1\nvar n = 0\nscores {{}}\nwinners []\n\
+         always go(x) by players[1] when n >= 1 {{\n  finish now\n}}\n\
+         flow {{\n  choose {{\n    go(x) by players[0] {{\n      n += 1\n    }}\n  }}\n{first}  \
+         choose {{\n    go(x) by players[0] when n > 5 {{ }}\n  }}\n  finish\n}}\n"
+    )
+}
+
+fn endings(text: &str, max_events: usize) -> Vec<(String, usize)> {
+    let rules = shinpan::Rules::from_text("dead.rules", text, Path::new(".")).unwrap();
+    rules.play_stats(2, 0, 20, max_events).unwrap().endings
+}
+
+#[test]
+fn a_dead_end_is_named_and_the_cap_only_when_reached() {
+    // Without the `always`, nothing is legal after the first event: a dead end, not the cap.
+    let dead = game(false).replace("always go(x) by players[1] when n >= 1 {\n  finish now\n}\n", "");
+    assert_eq!(endings(&dead, 1_000), [("not finished: a dead end (no legal action)".to_string(), 20)]);
+    // Cut at one event, the same games stop at the cap.
+    assert_eq!(endings(&dead, 1), [("not finished (the event cap)".to_string(), 20)]);
+}
+
+#[test]
+fn a_game_is_credited_to_the_finish_it_ran_first() {
+    // The flow finishes at line 12; the `always` record after it runs a `finish now` of its
+    // own, which does not move where the game ended.
+    let text = game(true);
+    let finish_line = text.lines().position(|l| l.trim() == "finish").unwrap() + 1;
+    let found = endings(&text, 1_000);
+    assert!(!found.is_empty());
+    for (ending, _) in &found {
+        assert!(
+            ending.starts_with(&format!("dead.rules:{finish_line}: finish"))
+                || ending.starts_with("not finished (the event cap)"),
+            "{found:?}"
+        );
+    }
+    assert!(found.iter().any(|(e, _)| e.starts_with(&format!("dead.rules:{finish_line}: finish"))), "{found:?}");
+}
