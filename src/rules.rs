@@ -9,7 +9,7 @@
 //! let report = rules.check_text("must-follow.yaml", &transcript);
 //! assert_eq!(report.verdict, shinpan::Verdict::Illegal);
 //! assert_eq!(report.violations[0].rule, "must-follow");
-//! // The verdict as the JSON line of the contract (../shared/TRANSCRIPTS.md).
+//! // The verdict as the JSON line of the contract (docs/transcripts.md).
 //! let json = report.json();
 //! assert_eq!(json["violations"][0]["rule"], "must-follow");
 //! # Ok::<(), shinpan::RulesError>(())

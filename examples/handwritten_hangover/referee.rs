@@ -5,7 +5,7 @@
 //! costs without an engine, to measure shinpan against.
 //!
 //! It follows `specs/hangover.rules` (the contract the engine runs) and
-//! `../shared/rules/hangover.md`; `tests/handwritten.rs` holds it to the engine's verdicts.
+//! `docs/rules/hangover.md`; `tests/handwritten.rs` holds it to the engine's verdicts.
 //! It reads JSON only (one transcript a line, as `shinpan play --games N` writes them) and
 //! reports the first violation, as `shinpan check` does without `--all`.
 

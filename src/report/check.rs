@@ -19,7 +19,7 @@ use crate::transcript::{Problem, RawTranscript, Yaml, read_within};
 /// otherwise is cut short here).
 const MAX_WINNERS: usize = 1_000;
 
-/// What a transcript is, judged against its rules (../shared/TRANSCRIPTS.md).
+/// What a transcript is, judged against its rules (docs/transcripts.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Verdict {
     /// Every event follows the rules (the game may be unfinished).
