@@ -359,32 +359,3 @@ fn internal_error(name: &str, panic: &(dyn std::any::Any + Send)) -> Report {
 fn is_blank(line: &str) -> bool {
     line.bytes().all(|b| b == b' ' || b == b'\t')
 }
-
-#[cfg(test)]
-mod tests {
-
-    /// A stream's lines are read whole up to the cap, and past it only counted as too long:
-    /// the next line is read as usual. Line ends may be `\n` or `\r\n`.
-    #[test]
-    fn a_stream_line_is_read_within_its_cap() {
-        // The fifth line's byte past the cap is a `\r` that does not end it: still too long.
-        let text = "short\r\nexactly10!!\r\n0123456789abc\nexactly10!!\n0123456789ab\r\n0123456789a\rXYZ\nlast";
-        // A tiny buffer, so that lines arrive in pieces as from a pipe.
-        let mut reader = std::io::BufReader::with_capacity(4, text.as_bytes());
-        let mut buf = vec![];
-        let mut lines = vec![];
-        while let Some(too_long) = crate::files::read_line_within(&mut reader, &mut buf, 11).unwrap_or(None) {
-            lines.push((String::from_utf8_lossy(&buf).into_owned(), too_long));
-        }
-        let want = [
-            ("short", false),
-            ("exactly10!!", false),
-            ("0123456789a", true),
-            ("exactly10!!", false),
-            ("0123456789a", true),
-            ("0123456789a", true),
-            ("last", false),
-        ];
-        assert_eq!(lines, want.map(|(l, t)| (l.to_string(), t)));
-    }
-}

@@ -335,8 +335,9 @@ mod tests {
     /// line is read as usual. Line ends may be `\n` or `\r\n`; the last line may have none.
     #[test]
     fn a_line_is_read_within_its_cap() {
-        // The fifth line's byte past the cap is a `\r` that does not end it: still too long.
-        let text = "short\r\nexactly10!!\r\n0123456789abc\nexactly10!!\n0123456789a\rXYZ\n\nlast";
+        // The fifth line is one byte past the cap before its `\r\n`; the sixth line's byte past
+        // the cap is a `\r` that does not end it: both too long.
+        let text = "short\r\nexactly10!!\r\n0123456789abc\nexactly10!!\n0123456789ab\r\n0123456789a\rXYZ\n\nlast";
         // A tiny buffer, so that lines arrive in pieces as from a pipe.
         let mut reader = std::io::BufReader::with_capacity(4, text.as_bytes());
         let mut buf = vec![];
@@ -349,6 +350,7 @@ mod tests {
             ("exactly10!!", false),
             ("0123456789a", true),
             ("exactly10!!", false),
+            ("0123456789a", true),
             ("0123456789a", true),
             ("", false),
             ("last", false),

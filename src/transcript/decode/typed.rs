@@ -40,30 +40,22 @@ pub fn events(
     let mut events = Vec::with_capacity(texts.len());
     for (index, e) in texts.iter().enumerate() {
         let mut de = serde_json::Deserializer::from_str(e.text);
-        let (actor, action, arg) = Typed { decoder: &decoder, node, shape: None }.deserialize(&mut de).ok()?;
+        let (actor, action, arg) = EventSeed { decoder: &decoder, node }.deserialize(&mut de).ok()?;
         events.push(Event { actor, action, arg, index, line: e.line, span: e.span.clone() });
     }
     Some(Game { players, params, events })
 }
 
-/// A value read against a shape (`None`: an event, read against its action's).
-#[derive(Clone, Copy)]
-struct Typed<'a, 'c> {
+/// An event, read against its action's shape.
+struct EventSeed<'a, 'c> {
     decoder: &'a Decoder<'a>,
     node: Node<'c>,
-    shape: Option<&'a Shape>,
-}
-
-impl<'a, 'c> Typed<'a, 'c> {
-    fn with(self, shape: &'a Shape, node: Node<'c>) -> Typed<'a, 'c> {
-        Typed { shape: Some(shape), node, ..self }
-    }
 }
 
 /// An event: its actor, action and argument.
 type Decoded = (Value, u16, Value);
 
-impl<'de> DeserializeSeed<'de> for Typed<'_, '_> {
+impl<'de> DeserializeSeed<'de> for EventSeed<'_, '_> {
     type Value = Decoded;
 
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Decoded, D::Error> {
@@ -71,7 +63,7 @@ impl<'de> DeserializeSeed<'de> for Typed<'_, '_> {
     }
 }
 
-impl<'de> Visitor<'de> for Typed<'_, '_> {
+impl<'de> Visitor<'de> for EventSeed<'_, '_> {
     type Value = Decoded;
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
@@ -94,7 +86,8 @@ impl<'de> Visitor<'de> for Typed<'_, '_> {
                 name if action.is_none() => {
                     let index = *self.decoder.prog.action_index.get(name).ok_or_else(|| A::Error::custom(name))?;
                     let shape = &self.decoder.prog.actions[index as usize].shape;
-                    action = Some((index, map.next_value_seed(Arg(self.with(shape, inner)))?));
+                    let arg = Arg { decoder: self.decoder, node: inner, shape };
+                    action = Some((index, map.next_value_seed(arg)?));
                 }
                 _ => return Err(A::Error::custom("more than one action")),
             }
@@ -134,19 +127,30 @@ impl<'de> Visitor<'de> for Actor<'_, '_> {
 }
 
 /// An argument, or a value inside one, read against its shape.
-struct Arg<'a, 'c>(Typed<'a, 'c>);
+#[derive(Clone, Copy)]
+struct Arg<'a, 'c> {
+    decoder: &'a Decoder<'a>,
+    node: Node<'c>,
+    shape: &'a Shape,
+}
+
+impl<'a, 'c> Arg<'a, 'c> {
+    /// A value inside this one, of its own shape, nested at `node`.
+    fn inner(self, shape: &'a Shape, node: Node<'c>) -> Arg<'a, 'c> {
+        Arg { shape, node, ..self }
+    }
+}
 
 impl<'de> DeserializeSeed<'de> for Arg<'_, '_> {
     type Value = Value;
 
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
-        let Typed { decoder, node, shape } = self.0;
-        let Some(shape) = shape else { return Err(D::Error::custom("no shape")) };
+        let Arg { decoder, node, shape } = self;
         let value = match shape {
             Shape::List(..) => d.deserialize_seq(self)?,
             Shape::Map(..) | Shape::Record(_) => d.deserialize_map(self)?,
             Shape::NonEmpty(inner) => {
-                let value = Arg(self.0.with(inner, node)).deserialize(d)?;
+                let value = self.inner(inner, node).deserialize(d)?;
                 return if is_empty(&value) { Err(D::Error::custom("empty")) } else { Ok(value) };
             }
             // Each alternative is tried in turn on the value: the tree reader's way.
@@ -163,10 +167,8 @@ impl<'de> DeserializeSeed<'de> for Arg<'_, '_> {
 
 impl Arg<'_, '_> {
     fn scalar<E: serde::de::Error>(&self, s: Scalar<'_>) -> Result<Value, E> {
-        self.0.node.count()?;
-        let Typed { decoder, shape, .. } = self.0;
-        let shape = shape.ok_or_else(|| E::custom("no shape"))?;
-        decoder.scalar(shape, s, false).map_err(E::custom)
+        self.node.count()?;
+        self.decoder.scalar(self.shape, s, false).map_err(E::custom)
     }
 }
 
@@ -199,22 +201,22 @@ impl<'de> Visitor<'de> for Arg<'_, '_> {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
-        self.0.node.count()?;
-        let inner = self.0.node.inner()?;
-        let Some(Shape::List(_, item, _)) = self.0.shape else { return Err(A::Error::custom("not a list")) };
+        self.node.count()?;
+        let inner = self.node.inner()?;
+        let Shape::List(_, item, _) = self.shape else { return Err(A::Error::custom("not a list")) };
         let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0));
-        while let Some(value) = seq.next_element_seed(Arg(self.0.with(item, inner)))? {
+        while let Some(value) = seq.next_element_seed(self.inner(item, inner))? {
             items.push(value);
         }
         Ok(Value::list(items))
     }
 
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Value, A::Error> {
-        self.0.node.count()?;
-        let inner = self.0.node.inner()?;
-        match self.0.shape {
-            Some(Shape::Map(k, v, total)) => self.map(map, inner, (k, v, *total)),
-            Some(Shape::Record(fields)) => self.record(map, inner, fields),
+        self.node.count()?;
+        let inner = self.node.inner()?;
+        match self.shape {
+            Shape::Map(k, v, total) => self.map(map, inner, (k, v, *total)),
+            Shape::Record(fields) => self.record(map, inner, fields),
             _ => Err(A::Error::custom("not a mapping")),
         }
     }
@@ -228,7 +230,7 @@ impl<'a, 'c> Arg<'a, 'c> {
         inner: Node<'c>,
         (k, v, total): (&'a Shape, &'a Shape, bool),
     ) -> Result<Value, A::Error> {
-        let decoder = self.0.decoder;
+        let decoder = self.decoder;
         let mut out: Vec<(Value, Value)> = vec![];
         while let Some(name) = map.next_key_seed(Key(inner))? {
             let key = decoder.scalar(k, Scalar::Str(name), true).map_err(A::Error::custom)?;
@@ -236,7 +238,7 @@ impl<'a, 'c> Arg<'a, 'c> {
             if out.len() >= MAX_ENTRIES || out.iter().any(|(seen, _)| *seen == key) {
                 return Err(A::Error::custom("a key given twice, or too many keys"));
             }
-            out.push((key, map.next_value_seed(Arg(self.0.with(v, inner)))?));
+            out.push((key, map.next_value_seed(self.inner(v, inner))?));
         }
         if total {
             let domain = decoder.key_domain(k).map_err(A::Error::custom)?;
@@ -263,7 +265,7 @@ impl<'a, 'c> Arg<'a, 'c> {
             if given[at].is_some() {
                 return Err(A::Error::custom("a key given twice"));
             }
-            given[at] = Some(map.next_value_seed(Arg(self.0.with(&fields[at].2, inner)))?);
+            given[at] = Some(map.next_value_seed(self.inner(&fields[at].2, inner))?);
         }
         let mut out = Vec::with_capacity(fields.len());
         for ((name, optional, _), value) in fields.iter().zip(given) {
