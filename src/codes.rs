@@ -37,6 +37,8 @@ pub const RUNTIME: &str = "shinpan::spec::runtime";
 pub const FUEL: &str = "shinpan::spec::fuel";
 /// The rules ask for more than the engine holds (players, cards, nesting of values).
 pub const LIMIT: &str = "shinpan::spec::limit";
+/// A warning: the flow can run out without `finish`, and then the game is never over.
+pub const NO_FINISH: &str = "shinpan::spec::no-finish";
 /// `shinpan fmt` could not lay a file out without changing its meaning (a bug to report).
 pub const FORMAT: &str = "shinpan::spec::format";
 

@@ -118,14 +118,34 @@ pub struct Diag {
     pub help: Option<String>,
     /// Diagnostics shown with it (the rule's line, the state of the game).
     pub related: Vec<Diag>,
-    /// Advice rather than an error.
-    pub advice: bool,
+    /// How serious it is: an error, a warning about rules that compile, or advice beside another.
+    pub level: Level,
+}
+
+/// How serious a diagnostic is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Level {
+    /// The rules or the game are wrong.
+    #[default]
+    Error,
+    /// The rules compile, but likely not as their author meant (`shinpan lint` warns).
+    Warning,
+    /// Shown beside another diagnostic (the rule's line, the state of the game).
+    Advice,
 }
 
 impl Diag {
     /// A diagnostic with no place yet.
     pub fn new(code: &'static str, message: impl Into<String>) -> Self {
-        Diag { code, message: message.into(), source: None, labels: vec![], help: None, related: vec![], advice: false }
+        Diag {
+            code,
+            message: message.into(),
+            source: None,
+            labels: vec![],
+            help: None,
+            related: vec![],
+            level: Level::Error,
+        }
     }
 
     /// Adds a labelled place.
@@ -177,7 +197,11 @@ impl Diagnostic for Diag {
     }
 
     fn severity(&self) -> Option<Severity> {
-        Some(if self.advice { Severity::Advice } else { Severity::Error })
+        Some(match self.level {
+            Level::Error => Severity::Error,
+            Level::Warning => Severity::Warning,
+            Level::Advice => Severity::Advice,
+        })
     }
 
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {

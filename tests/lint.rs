@@ -157,3 +157,86 @@ fn a_card_value_that_did_not_resolve_is_not_run() {
     let each = "card Drink(suit: Suit, rank: int) {\n  each suit in Suitt, rnk in range(1, 3)\n  code suit ++ rnk\n}";
     assert_eq!(codes_at(&game(each, "")), [at("bad-cards", "rank"), at("unknown-name", "Suitt")]);
 }
+
+/// A game whose flow (and what follows it: procedures, `due` steps) is given, for the warning
+/// about a flow that can end without `finish`.
+fn flowing(flow: &str, after: &str) -> String {
+    format!(
+        "game tiny\nplayers 2..2\nrule r \"unused\"\ncard Coin(face: int) {{\n  \"H\" (1)\n  \"T\" (0)\n}}\n\
+         action flip: Coin\nvar flips = 0\nscores {{}}\nwinners []\nflow {{\n{flow}\n}}\n{after}\n"
+    )
+}
+
+const TURN: &str = "choose {\n  flip(c) by players[0] {\n    flips += 1\n  }\n}";
+
+/// The warnings of a text that compiles: each one's code and the text its labels are on.
+fn warnings(text: &str) -> Vec<(String, Vec<String>)> {
+    let checked = shinpan::editor::lint("t.rules", text, std::path::Path::new(".")).unwrap();
+    let code = |d: &Diag| d.code.trim_start_matches("shinpan::spec::").to_string();
+    checked
+        .warnings
+        .iter()
+        .map(|d| (code(d), d.labels.iter().map(|(s, _)| text[s.clone()].trim_end().to_string()).collect()))
+        .collect()
+}
+
+#[test]
+fn a_flow_that_can_run_out_without_finish_is_warned_about() {
+    // Nothing finishes.
+    let text = flowing(&format!("{TURN}\nflips = 0"), "");
+    assert_eq!(warnings(&text), [("no-finish".to_string(), vec!["flips = 0".to_string()])]);
+    // Only when a condition holds, and nothing after it finishes.
+    let text = flowing(&format!("{TURN}\nif flips > 0 {{\n  finish\n}}"), "");
+    let (code, at) = &warnings(&text)[0];
+    assert_eq!(code, "no-finish");
+    assert!(at[0].starts_with("if flips > 0"), "{at:?}");
+    // An `else` that goes on without it.
+    let text = flowing(&format!("{TURN}\nif flips > 0 {{\n  finish\n}} else {{\n  flips = 0\n}}"), "");
+    assert_eq!(warnings(&text)[0].1[0], "flips = 0");
+    // A loop that never finishes, which a `break` ends.
+    let text = flowing(&format!("loop {{\n  {TURN}\n  if flips > 2 {{\n    break\n  }}\n}}"), "");
+    assert!(warnings(&text)[0].1[0].starts_with("loop {"));
+    // A `while` that ends, whose body cannot finish.
+    let text = flowing(&format!("while flips < 2 {{\n  {TURN}\n}}"), "");
+    assert!(warnings(&text)[0].1[0].starts_with("while flips < 2"));
+    // A procedure that finishes only sometimes.
+    let text = flowing(&format!("{TURN}\nend()"), "proc end() {\n  if flips > 1 {\n    finish\n  }\n}");
+    assert_eq!(warnings(&text)[0].1[0], "end()");
+    // An action that goes on without it, where the flow ends at the choice.
+    let choice = "choose {\n  flip(c) by players[0] {\n    finish\n  }\n  otherwise {\n    flips = 0\n  }\n}";
+    assert!(warnings(&flowing(choice, ""))[0].1[0].starts_with("choose {"));
+}
+
+#[test]
+fn a_flow_that_always_finishes_is_not_warned_about() {
+    let quiet = |flow: &str, after: &str| {
+        let text = flowing(flow, after);
+        assert_eq!(warnings(&text), [], "{text}");
+    };
+    quiet(&format!("{TURN}\nfinish"), "");
+    quiet(&format!("{TURN}\nfinish now"), "");
+    quiet(&format!("{TURN}\nif flips > 0 {{\n  finish\n}} else {{\n  finish now\n}}"), "");
+    // A loop that runs until the game is over, finishing inside.
+    quiet(&format!("while flips < 2 {{\n  {TURN}\n  if flips == 2 {{\n    finish\n  }}\n}}"), "");
+    quiet(&format!("for p in players {{\n  {TURN}\n  end()\n}}"), "proc end() {\n  if flips > 1 {\n    finish\n  }\n}");
+    // A loop with no `break` never comes out.
+    quiet(&format!("loop {{\n  {TURN}\n}}"), "");
+    // Each action taken finishes, or takes the choice again.
+    quiet("choose {\n  flip(c) by players[0] {\n    if c.face == 0 {\n      again\n    }\n    finish\n  }\n}", "");
+    // A procedure that always finishes, one that calls itself.
+    quiet(&format!("{TURN}\nend()"), "proc end() {\n  finish\n}");
+    quiet(&format!("{TURN}\nend()"), "proc end() {\n  if flips > 9 {\n    end()\n  } else {\n    finish\n  }\n}");
+    // A `due` step that can finish, run while a loop's choice waits.
+    let due = "due over when flips > 2 {\n  finish now\n}";
+    quiet(&format!("while true {{\n  {TURN}\n}}"), due);
+}
+
+#[test]
+fn no_built_in_game_is_warned_about() {
+    for name in shinpan::editor::builtin_games() {
+        let text = shinpan::editor::builtin_rules(name).unwrap();
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("specs");
+        let checked = shinpan::editor::lint(&format!("{name}.rules"), text, &dir).unwrap();
+        assert!(checked.warnings.is_empty(), "{name}: {:?}", checked.warnings);
+    }
+}

@@ -4,6 +4,7 @@
 //! `lint` and `fmt` and the language server are built on this module alone.
 
 mod analysis;
+mod finishing;
 
 use std::path::Path;
 
@@ -16,9 +17,12 @@ pub use analysis::{Analysis, Decl, DeclKind, Found, Item, ItemKind, Local, Occur
 pub struct Checked {
     /// (code, kind) of every card the rules declare, in their order.
     pub cards: Vec<(String, String)>,
+    /// What is likely wrong though the rules compile (a flow that can end without `finish`).
+    pub warnings: Vec<Diag>,
 }
 
-/// Compiles a rules text as `shinpan lint` does: its diagnostics, or what it declares.
+/// Compiles a rules text as `shinpan lint` does: its errors, or what it declares with its
+/// warnings.
 /// `label` names the file in diagnostics; `dir` is where its `extends` and data files are
 /// found from.
 ///
@@ -29,7 +33,9 @@ pub struct Checked {
 pub fn lint(label: &str, text: &str, dir: &Path) -> Result<Checked, Vec<Diag>> {
     let program = crate::resolve::compile_in(label, text, dir)?;
     let kind_of = |kind: u16| program.kinds.get(usize::from(kind)).map_or("", |k| k.name.as_str()).to_string();
-    Ok(Checked { cards: program.cards.iter().map(|c| (c.code.to_string(), kind_of(c.kind))).collect() })
+    let cards = program.cards.iter().map(|c| (c.code.to_string(), kind_of(c.kind))).collect();
+    let warnings = finishing::flow_can_end_unfinished(&program).into_iter().collect();
+    Ok(Checked { cards, warnings })
 }
 
 /// The canonical layout of a rules text (`shinpan fmt`), comments kept; the syntax errors of

@@ -3,7 +3,7 @@
 use serde_json::{Map, Value as Json, json};
 
 use crate::codes;
-use crate::diag::{self, Diag};
+use crate::diag::{self, Diag, Level};
 use crate::program::{Program, St};
 use crate::report::check::{Report, Verdict};
 
@@ -165,7 +165,7 @@ fn violation(r: &Report, v: &crate::report::check::Broken, source: &diag::Source
             _ => "the rule",
         };
         let mut related = program.source.place(Diag::new(codes::RULE_HERE, what).label(v.spec_span.clone(), label));
-        related.advice = true;
+        related.level = Level::Advice;
         d = d.with_related(related);
     }
     // Advice is drawn behind `  │ `, in lines miette keeps two columns short of the width: six columns.
@@ -177,13 +177,13 @@ fn violation(r: &Report, v: &crate::report::check::Broken, source: &diag::Source
     for (name, _, changes) in &v.history {
         let lines = wrapped(changes);
         let mut how = Diag::new(codes::STATE, format!("how `{name}` came to be:{lines}"));
-        how.advice = true;
+        how.level = Level::Advice;
         d = d.with_related(how);
     }
     if !v.state_lines.is_empty() {
         let lines = wrapped(&v.state_lines);
         let mut state = Diag::new(codes::STATE, format!("the game before event {}:{lines}", v.event));
-        state.advice = true;
+        state.level = Level::Advice;
         d = d.with_related(state);
     }
     d
@@ -195,7 +195,7 @@ const ADVICE_MARGIN: usize = 6;
 /// A note of the rules as advice: after which event, and the `note` line in the rules file.
 fn note(r: &Report, n: &crate::report::check::Noted, source: &diag::Source) -> Diag {
     let mut d = Diag::new(codes::NOTE, format!("note: {}", n.message));
-    d.advice = true;
+    d.level = Level::Advice;
     if let Some((event, _)) = n.event {
         d = d.label(n.event_span.clone(), format!("noted after event {event}")).in_source(source);
     }
@@ -203,7 +203,7 @@ fn note(r: &Report, n: &crate::report::check::Noted, source: &diag::Source) -> D
         let mut related = program
             .source
             .place(Diag::new(codes::RULE_HERE, "noted by the rules here").label(n.spec_span.clone(), "the note"));
-        related.advice = true;
+        related.level = Level::Advice;
         d = d.with_related(related);
     }
     d

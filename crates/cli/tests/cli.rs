@@ -100,6 +100,18 @@ fn lint_reports_spec_errors() {
     assert!(out.contains("did you mean `hand`?"), "{out}");
 }
 
+/// A warning does not fail `lint`: it is shown, and the file is said to compile with it.
+#[test]
+fn lint_warns_about_a_flow_that_can_end_without_finish() {
+    let (code, out, _) = shinpan(&["lint", "fixtures/spec/no-finish_1.rules", "fixtures/spec/unknown-name_1.rules"]);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("shinpan::spec::no-finish"), "{out}");
+    assert!(out.contains("fixtures/spec/no-finish_1.rules: compiles, with 1 warning\n"), "{out}");
+    let (code, out, _) = shinpan(&["lint", "fixtures/spec/no-finish_2.rules"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("this loop ends without `finish`"), "{out}");
+}
+
 /// A `fn` or `proc` called with the wrong number of arguments fails `lint`, not a game that
 /// reaches the call; and a file's unknown names and type errors come out in one run.
 #[test]

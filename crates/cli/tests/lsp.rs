@@ -45,6 +45,7 @@ flow {
       }
     }
   }
+  finish
 }
 
 scores total
@@ -253,9 +254,16 @@ fn diagnostics_follow_the_text_as_it_is_typed() {
     insta::assert_snapshot!(serde_json::to_string_pretty(&diagnostics).unwrap());
 
     assert_eq!(client.change(&uri, 2, TINY), Vec::<Value>::new());
+    // A flow that can end without `finish`: a warning, on the loop it ends after.
+    let unfinished = TINY.replace("  }\n  finish\n}", "  }\n}");
+    let diagnostics = client.change(&uri, 3, &unfinished);
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
+    assert_eq!(diagnostics[0]["code"], "shinpan::spec::no-finish");
+    assert_eq!(diagnostics[0]["severity"], 2);
+    assert_eq!(diagnostics[0]["range"]["start"], position(&unfinished, offset(&unfinished, "for p in players")));
     // A text that does not parse: one syntax diagnostic where it stops.
     let unparsed = TINY.replace("fn doubled(n) = n * 2", "fn doubled(n) = n *");
-    let diagnostics = client.change(&uri, 3, &unparsed);
+    let diagnostics = client.change(&uri, 4, &unparsed);
     assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
     assert_eq!(diagnostics[0]["code"], "shinpan::spec::syntax");
     assert_eq!(client.stop(), 0);

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use lsp_types::{Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString, Range, Uri};
 
 use crate::text::{Lines, path_of, uri_of};
-use shinpan::diag::Diag;
+use shinpan::diag::{Diag, Level};
 use shinpan::editor::{Analysis, Decl, DeclKind, Found, Local, Use, analyse};
 use shinpan::span::Span;
 
@@ -150,7 +150,7 @@ impl Document {
         let diags = match compiled {
             Ok(Ok(checked)) => {
                 self.codes = checked.cards;
-                return vec![];
+                checked.warnings
             }
             Ok(Err(diags)) => diags,
             Err(_) => {
@@ -338,9 +338,11 @@ impl Placer<'_> {
             message.push_str(&format!("\nhelp: {help}"));
         }
         let mut out = error_at(range, d.code, message);
-        if d.advice {
-            out.severity = Some(DiagnosticSeverity::INFORMATION);
-        }
+        out.severity = Some(match d.level {
+            Level::Error => DiagnosticSeverity::ERROR,
+            Level::Warning => DiagnosticSeverity::WARNING,
+            Level::Advice => DiagnosticSeverity::INFORMATION,
+        });
         out.related_information = (!related.is_empty()).then_some(related);
         out
     }

@@ -20,9 +20,9 @@ pub fn run(paths: &[PathBuf]) -> ExitStatus {
         };
         let dir = f.parent().map(Path::to_path_buf).unwrap_or_default();
         let label = f.display().to_string();
-        let linted = std::panic::catch_unwind(|| shinpan::editor::lint(&label, &text, &dir).map(|_| ()));
+        let linted = std::panic::catch_unwind(|| shinpan::editor::lint(&label, &text, &dir).map(|c| c.warnings));
         let said = match linted {
-            Ok(Ok(())) => say(&shinpan::diag::printable(&format!("{label}: ok\n"))),
+            Ok(Ok(warnings)) => say(&warned(&label, &warnings)),
             Ok(Err(diags)) => {
                 worst = ExitStatus::Errors;
                 say(&diags.iter().map(|d| shinpan::diag::render_fancy(d, color())).collect::<String>())
@@ -37,4 +37,16 @@ pub fn run(paths: &[PathBuf]) -> ExitStatus {
         }
     }
     worst
+}
+
+/// The warnings of a file that compiles, then `ok` (warnings do not fail `lint`).
+fn warned(label: &str, warnings: &[shinpan::diag::Diag]) -> String {
+    let mut out: String = warnings.iter().map(|d| shinpan::diag::render_fancy(d, color())).collect();
+    let ok = match warnings.len() {
+        0 => format!("{label}: ok\n"),
+        1 => format!("{label}: compiles, with 1 warning\n"),
+        n => format!("{label}: compiles, with {n} warnings\n"),
+    };
+    out.push_str(&shinpan::diag::printable(&ok));
+    out
 }
