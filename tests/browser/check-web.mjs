@@ -101,6 +101,9 @@ await page.setViewportSize({ width: 360, height: 800 });
 await triedReplay.locator("#result").waitFor();
 await page.waitForTimeout(300);
 await page.screenshot({ path: `${out}/trial-360.png`, fullPage: true });
+// (a full-page capture may leave a sandboxed frame blank: the replay of the game tried, in view)
+await page.locator("#trial-replay").scrollIntoViewIfNeeded();
+await page.screenshot({ path: `${out}/trial-360-replay.png` });
 const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 expect(overflow <= 0, `the page runs ${overflow} px off the side at 360 px while trying a move`);
 await page.setViewportSize({ width: 1280, height: 900 });
