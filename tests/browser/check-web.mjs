@@ -98,12 +98,13 @@ expect((await page.locator("#trial-legal-title").innerText()).startsWith("The ga
 await page.locator("#trial").scrollIntoViewIfNeeded();
 await page.screenshot({ path: `${out}/trial.png`, fullPage: true });
 await page.setViewportSize({ width: 360, height: 800 });
+// The replay of the game tried, in view, first: after a full-page capture at this width
+// chromium leaves the sandboxed frame unpainted in later captures.
 await triedReplay.locator("#result").waitFor();
-await page.waitForTimeout(300);
-await page.screenshot({ path: `${out}/trial-360.png`, fullPage: true });
-// (a full-page capture may leave a sandboxed frame blank: the replay of the game tried, in view)
 await page.locator("#trial-replay").scrollIntoViewIfNeeded();
+await page.waitForTimeout(300);
 await page.screenshot({ path: `${out}/trial-360-replay.png` });
+await page.screenshot({ path: `${out}/trial-360.png`, fullPage: true });
 const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 expect(overflow <= 0, `the page runs ${overflow} px off the side at 360 px while trying a move`);
 await page.setViewportSize({ width: 1280, height: 900 });
