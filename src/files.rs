@@ -3,8 +3,12 @@
 //! Every file shinpan reads goes through `read_bytes`, and every file it writes in place
 //! through `write_atomically`.
 
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::hash::{Hash, Hasher};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 /// Why a file was not read.
 #[derive(Debug)]
@@ -70,6 +74,13 @@ pub fn text_of(bytes: Vec<u8>, max: u64, lossy: bool) -> Result<String, Unread> 
 /// that a file swapped for a pipe in between is refused too; the size is checked as the file
 /// is read, not only as its metadata says.
 pub fn read_bytes(path: &Path, max: u64) -> Result<Vec<u8>, Unread> {
+    if let Some(found) = given_file(path) {
+        let bytes = found?;
+        if bytes.len() as u64 > max {
+            return Err(Unread::TooLarge(format!("the file is larger than {}", size_words(max))));
+        }
+        return Ok(bytes.to_vec());
+    }
     let unreadable = |e: std::io::Error| Unread::Unreadable(io_words(&e));
     let meta = std::fs::metadata(path).map_err(unreadable)?;
     refuse_unless_regular(&meta)?;
@@ -147,13 +158,98 @@ fn size_words(bytes: u64) -> String {
 /// `extensions`: a name checked only on the link (`evil.rules -> /etc/passwd`) proves nothing.
 /// Else the reason, in words.
 pub fn real_file_with_extension(path: &Path, extensions: &[&str]) -> Result<PathBuf, String> {
-    let real = std::fs::canonicalize(path).map_err(|e| io_words(&e))?;
+    let real = match given_file(path) {
+        // A given file is the file its name says: there is no link to follow.
+        Some(found) => found.map(|_| path.to_path_buf()).map_err(Unread::message)?,
+        None => std::fs::canonicalize(path).map_err(|e| io_words(&e))?,
+    };
     let extension = real.extension().and_then(|e| e.to_str()).unwrap_or("");
     if !extensions.contains(&extension) {
         let wanted: Vec<String> = extensions.iter().map(|e| format!("`.{e}`")).collect();
         return Err(format!("it leads to a file whose name does not end in {}", wanted.join(" or ")));
     }
     Ok(real)
+}
+
+/// Whether a file is at `path`: among the given files while some are (`with_given`), else on
+/// the filesystem.
+pub fn exists(path: &Path) -> bool {
+    match given_file(path) {
+        Some(found) => found.is_ok(),
+        None => path.exists(),
+    }
+}
+
+/// Files given in memory, found by name (`with_given`).
+struct Given {
+    files: BTreeMap<String, Rc<[u8]>>,
+    looked: RefCell<Looked>,
+}
+
+/// The file names looked for while files were given (`with_given`), in order, each once.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Looked {
+    /// Those found among the files given.
+    pub found: Vec<String>,
+    /// Those not given.
+    pub missing: Vec<String>,
+}
+
+thread_local! {
+    static GIVEN: RefCell<Option<Rc<Given>>> = const { RefCell::new(None) };
+}
+
+/// Runs `run` with `files` (each a file name and its bytes) as the only files this thread
+/// reads: every read of a path through this module (a rules file, the rules it `extends`, a
+/// card pool, a rules file a transcript names) finds the given file of the path's file name,
+/// wherever the path leads, and a name not given is missing ("no file of that name was
+/// given"). For a host with no filesystem: the browser's page, given the files its user opened
+/// together. Gives what `run` gives and the file names it looked for. Rules compiled inside
+/// are kept apart from the same text compiled with other files (`given_key`).
+pub fn with_given<T>(files: &[(String, Vec<u8>)], run: impl FnOnce() -> T) -> (T, Looked) {
+    let given = Rc::new(Given {
+        files: files.iter().map(|(name, bytes)| (name.clone(), Rc::from(bytes.as_slice()))).collect(),
+        looked: RefCell::new(Looked::default()),
+    });
+    /// Puts back the files given before, however `run` ends.
+    struct Restore(Option<Rc<Given>>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            let before = self.0.take();
+            GIVEN.with(|g| *g.borrow_mut() = before);
+        }
+    }
+    let before = GIVEN.with(|g| g.borrow_mut().replace(given.clone()));
+    let restore = Restore(before);
+    let out = run();
+    drop(restore);
+    let looked = given.looked.borrow().clone();
+    (out, looked)
+}
+
+/// A fingerprint of the files given on this thread (`with_given`), 0 when none are.
+pub fn given_key() -> u64 {
+    GIVEN.with(|g| {
+        g.borrow().as_ref().map_or(0, |given| {
+            let mut hasher = std::collections::hash_map::DefaultHasher::new();
+            given.files.hash(&mut hasher);
+            hasher.finish() | 1
+        })
+    })
+}
+
+/// The given file at `path` (by its file name), or why it is missing; `None` when no files
+/// are given and the filesystem is read.
+fn given_file(path: &Path) -> Option<Result<Rc<[u8]>, Unread>> {
+    let given = GIVEN.with(|g| g.borrow().clone())?;
+    let name = path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
+    let found = given.files.get(&name).cloned();
+    let mut looked = given.looked.borrow_mut();
+    let list = if found.is_some() { &mut looked.found } else { &mut looked.missing };
+    if !list.contains(&name) {
+        list.push(name);
+    }
+    found.map(Ok).or_else(|| Some(Err(Unread::Unreadable("no file of that name was given".to_string()))))
 }
 
 /// Writes `bytes` to `path` so that the file is either what it was or the whole new text,
@@ -319,7 +415,34 @@ fn cut_to(buf: &mut Vec<u8>, max: usize, too_long: bool) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{read_line_within, size_words};
+    use std::path::Path;
+
+    use super::{exists, given_key, read_line_within, read_rules, real_file_with_extension, size_words, with_given};
+
+    /// Files given in memory are found by file name wherever the path leads, with the limit
+    /// of their kind; a name not given is missing and reported; outside, the filesystem is read.
+    #[test]
+    fn given_files_are_found_by_name() {
+        let files = [("parent.rules".to_string(), b"game parent".to_vec()), ("big.rules".to_string(), vec![b' '; 5])];
+        let (read, looked) = with_given(&files, || {
+            assert_ne!(given_key(), 0);
+            assert!(exists(Path::new("any/where/parent.rules")));
+            assert!(!exists(Path::new("Cargo.toml")));
+            assert!(real_file_with_extension(Path::new("../parent.rules"), &["rules"]).is_ok());
+            let not_rules = real_file_with_extension(Path::new("parent.rules"), &["yaml"]).unwrap_err();
+            assert!(not_rules.contains("does not end in `.yaml`"), "{not_rules}");
+            assert!(super::read_bytes(Path::new("big.rules"), 4).is_err());
+            assert!(super::read_bytes(Path::new("big.rules"), 5).is_ok());
+            let gone = read_rules(Path::new("other.rules")).unwrap_err();
+            assert_eq!(gone, "no file of that name was given");
+            read_rules(Path::new("/x/parent.rules"))
+        });
+        assert_eq!(read.as_deref(), Ok("game parent"));
+        assert_eq!(looked.missing, ["Cargo.toml", "other.rules"]);
+        assert_eq!(looked.found, ["parent.rules", "big.rules"]);
+        assert_eq!(given_key(), 0);
+        assert!(exists(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml"))));
+    }
 
     /// A limit is said in MiB when it is a whole number of them, else in bytes.
     #[test]

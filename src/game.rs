@@ -207,6 +207,27 @@ impl Rules {
         if report.verdict != crate::Verdict::Legal {
             return Err(Refused::from(report));
         }
+        self.resume_game_after(name, transcript, usize::MAX, seed)
+    }
+
+    /// The game a transcript had reached after its first `events` events (all of them when it
+    /// has fewer), ready to go on from there: to try another move than the one it records next.
+    /// What follows those events is not judged (it may be illegal, or unreadable). The
+    /// verdict when the transcript cannot be read (its players, its `variant`), or when one of
+    /// those events is refused: the verdict `check` gives the transcript cut after that event.
+    ///
+    /// ```
+    /// let rules = shinpan::Rules::new("hangover")?;
+    /// let text = std::fs::read_to_string("fixtures/hangover/must-follow.yaml").unwrap();
+    /// let broken = rules.check_text("must-follow.yaml", &text).violations[0].event;
+    /// // The game before the illegal event, where what was legal instead can be played.
+    /// let game = rules.resume_game_after("must-follow.yaml", &text, broken, 1).unwrap();
+    /// assert_eq!(game.event_count(), broken);
+    /// assert!(!game.legal()?.is_empty());
+    /// assert!(rules.resume_game_after("must-follow.yaml", &text, broken + 1, 1).is_err());
+    /// # Ok::<(), shinpan::RulesError>(())
+    /// ```
+    pub fn resume_game_after(&self, name: &str, transcript: &str, events: usize, seed: u64) -> Result<Game, Refused> {
         let raw = crate::transcript::read(transcript).map_err(|_| Refused::from(self.check_text(name, transcript)))?;
         let variant: Vec<(String, Yaml)> = match raw.variant.as_ref().map(|v| &v.value) {
             Some(Yaml::Map(entries)) => entries
@@ -220,10 +241,10 @@ impl Rules {
         };
         let rules = self.under_variant(&variant);
         let names = raw.players.as_ref().map_or(Yaml::Null, |p| p.value.clone());
-        let Yaml::Seq(names) = names else { return Err(Refused::from(report)) };
+        let Yaml::Seq(names) = names else { return Err(Refused::from(self.check_text(name, transcript))) };
         let mut game = rules.game_among(names, seed).map_err(|e| Refused::from(report_of_error(name, &e)))?;
         game.name = name.to_string();
-        for e in raw.events.and_then(Result::ok).unwrap_or_default() {
+        for e in raw.events.and_then(Result::ok).unwrap_or_default().into_iter().take(events) {
             game.apply(&e.value.to_json())?;
         }
         Ok(game)

@@ -96,7 +96,8 @@ impl Rules {
 
     /// Rules given as the text of a rules file: `label` names them in diagnostics and in the
     /// transcripts `play` writes; `base` is the folder their `extends` and data files are
-    /// found from. Compiled now, so text with errors is an error here.
+    /// found from (or, inside `files::with_given`, the files given). Compiled now, so text
+    /// with errors is an error here.
     ///
     /// ```
     /// let text = "game coin\nplayers 2..2\nrule r \"a toss is 0 or 1\"\naction toss: int 0..1\n\
@@ -112,6 +113,9 @@ impl Rules {
         let mut hasher = std::collections::hash_map::DefaultHasher::new();
         text.hash(&mut hasher);
         base.hash(&mut hasher);
+        // The rules it extends and its card pool may be files given in memory: other files,
+        // other rules.
+        crate::files::given_key().hash(&mut hasher);
         let origin = format!("{label}\u{0}text {:x}", hasher.finish());
         let text = Some(Arc::new((text.to_string(), base.to_path_buf())));
         let given = label.to_string();

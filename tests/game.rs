@@ -312,6 +312,27 @@ fn a_transcript_that_is_not_legal_is_not_resumed() {
     assert_eq!(refused.verdict, Verdict::Illegal);
 }
 
+/// A transcript resumed after its first N events: the game before event N, whatever follows
+/// it (an illegal event, an unreadable one); an illegal event among the first N is refused
+/// with the verdict on the transcript cut after it.
+#[test]
+fn a_transcript_is_resumed_after_its_first_events() {
+    let rules = Rules::new("hangover").unwrap();
+    let text = std::fs::read_to_string("fixtures/hangover/must-follow.yaml").unwrap();
+    let broken = rules.check_text("must-follow", &text).violations[0].clone();
+    let game = rules.resume_game_after("must-follow", &text, broken.event, 0).unwrap();
+    assert_eq!(game.event_count(), broken.event);
+    let instead: Vec<String> = game.legal().unwrap().iter().map(|l| l.words()).collect();
+    assert_eq!(instead, broken.legal);
+    assert_eq!(rules.check_text("cut", &game.transcript()).verdict, Verdict::Legal);
+    let unreadable = text.clone() + "  - {by: nobody, fly: 3}\n";
+    assert_eq!(rules.resume_game_after("m", &unreadable, 3, 0).unwrap().event_count(), 3);
+    let refused = rules.resume_game_after("must-follow", &text, broken.event + 1, 0).err().unwrap();
+    assert_eq!((refused.verdict, refused.violations[0].event), (Verdict::Illegal, broken.event));
+    let everything = rules.resume_game_after("m", &text, usize::MAX, 0).err().unwrap();
+    assert_eq!(everything.violations[0].rule, "must-follow");
+}
+
 #[test]
 fn named_players_are_the_game_s_players() {
     let rules = Rules::new("hangover").unwrap();

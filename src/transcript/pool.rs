@@ -63,7 +63,7 @@ fn read(prog: &Program, path: &str, from_transcript: bool, transcript_dir: &Path
     }
     if let Some(dir) = &prog.data_dir {
         let at = dir.join(path);
-        if at.exists() || crate::lang::specs::builtin_data(path).is_none() {
+        if crate::files::exists(&at) || crate::lang::specs::builtin_data(path).is_none() {
             return read_at(&at);
         }
     }

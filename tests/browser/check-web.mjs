@@ -1,6 +1,8 @@
 // Drives shinpan's page (web/, built by web/build.sh) in Debian's chromium: opens it from disk,
 // checks transcripts as a judge would (verdict, then the replay), a malformed one, a pasted one,
-// a record file; edits a rules file into an error and out of it; plays random games; checks
+// a record file; tries another move at a point of a replay and plays on to the end; opens a
+// rules file with the rules it extends and its card pool (and without them: the message);
+// edits a rules file into an error and out of it; plays random games; checks
 // every fixture through the page's engine and compares each verdict, byte for byte, with the
 // command line's; times loading and checking. Any request that is not for a file of the page
 // fails the test. Screenshots go to OUT/.
@@ -67,6 +69,59 @@ expect(violation.includes(`rule ${plan.illegal.rule} broken`), `the replay does 
 await page.locator("#replay").scrollIntoViewIfNeeded();
 await page.screenshot({ path: `${out}/check.png`, fullPage: true });
 
+// Another move at a point of the replay: the live referee (Game) replayed to the event shown,
+// its legal moves listed, one taken, then played on at random to the end; then back.
+const tryOpen = page.locator("#try-open");
+await page.waitForFunction((n) => document.getElementById("try-open").textContent.endsWith(`event ${n}`), plan.trial.event);
+await tryOpen.click();
+await page.locator("#trial").waitFor();
+expect(await page.locator("#replay").isHidden(), "the recorded replay is still shown while trying a move");
+const legalHere = await page.locator("#trial-legal li").allInnerTexts();
+expect(legalHere.some((l) => l.includes(plan.trial.legal)), `the legal moves at event ${plan.trial.event} are not listed: ${legalHere.join(" | ")}`);
+expect(legalHere.some((l) => l.includes("as recorded")), `the recorded (illegal) move is not offered: ${legalHere.join(" | ")}`);
+await page.locator("#trial-legal li button", { hasText: plan.trial.legal }).first().click();
+await page.waitForFunction((n) => document.body.dataset.trial === String(n), plan.trial.event + 1);
+expect((await page.locator("#trial-result").innerText()).includes("then 1 tried: the game goes on"), "the move taken is not counted");
+// One random move and its undo, then the rest at random.
+await page.locator("#trial-random").click();
+await page.waitForFunction((n) => document.body.dataset.trial === String(n), plan.trial.event + 2);
+await page.locator("#trial-undo").click();
+await page.waitForFunction((n) => document.body.dataset.trial === String(n), plan.trial.event + 1);
+await page.locator("#trial-out").click();
+await page.waitForFunction(() => (document.body.dataset.trial || "").endsWith("finished"));
+const tried = await page.locator("#trial-result").innerText();
+expect(tried.includes("the game is over; winners:"), `no result after playing on: ${tried}`);
+const triedReplay = page.frameLocator("#trial-replay");
+const triedResult = await triedReplay.locator("#result").innerText();
+expect(triedResult.includes("result: legal, the game finished"), `the replay of the game tried shows no result: ${triedResult}`);
+expect((await page.locator("#trial-legal-title").innerText()).startsWith("The game is over"), "the list does not say the game is over");
+await page.locator("#trial").scrollIntoViewIfNeeded();
+await page.screenshot({ path: `${out}/trial.png`, fullPage: true });
+await page.setViewportSize({ width: 360, height: 800 });
+// The replay of the game tried, in view, first: after a full-page capture at this width
+// chromium leaves the sandboxed frame unpainted in later captures.
+await triedReplay.locator("#result").waitFor();
+await page.locator("#trial-replay").scrollIntoViewIfNeeded();
+await page.waitForTimeout(300);
+await page.screenshot({ path: `${out}/trial-360-replay.png` });
+await page.screenshot({ path: `${out}/trial-360.png`, fullPage: true });
+const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+expect(overflow <= 0, `the page runs ${overflow} px off the side at 360 px while trying a move`);
+await page.setViewportSize({ width: 1280, height: 900 });
+await page.locator("#trial-back").click();
+expect((await page.locator("#trial").isHidden()) && (await page.locator("#replay").isVisible()), "back does not show the recorded game");
+expect((await replay.locator("#violation").innerText()).includes(plan.trial.rule), "the recorded replay moved while trying");
+// At the first event (a chance move: the deal): the chance move is marked, and the deal as recorded can be taken.
+await page.locator("#replay").focus();
+await replay.locator("body").press("Home");
+await page.waitForFunction(() => document.getElementById("try-open").textContent.endsWith("event 0"));
+await tryOpen.click();
+const atStart = await page.locator("#trial-legal li").allInnerTexts();
+expect(atStart.some((l) => l.includes("chance: drawn at random")), `the deal is not marked a chance move: ${atStart.join(" | ")}`);
+await page.locator("#trial-legal li.recorded button").click();
+await page.waitForFunction(() => document.body.dataset.trial === "1");
+await page.locator("#trial-back").click();
+
 // A malformed one, and a pasted one that does not parse: malformed, with the reason.
 await open(plan.malformed);
 expect((await page.locator("#verdicts tbody tr").last().getAttribute("data-verdict")) === "malformed", "a malformed file is not malformed");
@@ -85,6 +140,53 @@ await open(plan.record);
 const deals = await page.locator("#verdicts tbody tr").evaluateAll((rows, name) => rows.filter((r) => r.firstChild.textContent.startsWith(name + "#")).length, plan.record.split("/").pop());
 expect(deals > 1, `the record ${plan.record} gave ${deals} deals`);
 await page.screenshot({ path: `${out}/verdicts.png` });
+
+// A rules file opened with the rules it extends and its card pool, from other opened files:
+// first alone (the page names the file to open too), then the rest one by one, then a game.
+const rf = plan.rules_files;
+await page.locator('.tab[data-tab="check"]').click();
+await page.locator("#clear").click();
+await page.locator("#rules-file").setInputFiles([rf.child]);
+await page.waitForFunction(() => document.body.dataset.lint === "errors");
+const needsParent = await page.locator("#needs").innerText();
+expect(needsParent.includes(`open ${rf.parent_name} too`), `no message to open the parent: ${needsParent}`);
+await page.screenshot({ path: `${out}/rules-missing.png` });
+await page.locator("#rules-file").setInputFiles([rf.parent]);
+await page.waitForFunction((name) => document.getElementById("needs").textContent.includes(`open ${name} too`), rf.pool_name);
+expect((await page.locator("#edit-name").inputValue()) === rf.child_name, "the parent opened alone took the child's place in the editor");
+await page.locator("#rules-file").setInputFiles([rf.pool]);
+await page.waitForFunction(() => document.body.dataset.lint === "ok");
+expect(await page.locator("#needs").isHidden(), "the message stays once every file is open");
+await open(rf.game);
+const childRow = page.locator("#verdicts tbody tr").last();
+const childVerdict = await page.evaluate(([name, text]) => judge.check(name, new TextEncoder().encode(text)), [rf.game_name, readFileSync(rf.game, "utf8")]);
+expect(childVerdict === rf.expected, `the game under the opened rules differs from the command line's:\n${childVerdict}\n${rf.expected}`);
+expect((await childRow.getAttribute("data-verdict")) === "legal", "the game under the opened rules is not legal");
+// All three at once, with the game: the child is the rules, the pool is no transcript.
+await page.locator("#clear").click();
+await page.locator("#files").setInputFiles([rf.parent, rf.pool, rf.game, rf.child]);
+await page.waitForFunction(() => document.querySelectorAll("#verdicts tbody tr").length === 1);
+expect((await page.locator("#edit-name").inputValue()) === rf.child_name, "the rules file opened is not the one that extends the other");
+expect((await page.locator("#verdicts tbody tr").first().getAttribute("data-verdict")) === "legal", "the game opened with its rules files is not legal");
+expect((await page.locator("#opened").innerText()).includes(rf.pool_name), "the opened files are not listed");
+await page.screenshot({ path: `${out}/rules-files.png` });
+await page.setViewportSize({ width: 360, height: 800 });
+await page.screenshot({ path: `${out}/rules-files-360.png`, fullPage: true });
+await page.setViewportSize({ width: 1280, height: 900 });
+await page.locator("#clear").click();
+await page.locator("#rules-pick").selectOption("");
+// A transcript's own pool file (its `variant` names it by path): found among the opened files by name.
+const tp = plan.transcript_pool;
+const pooled = await page.evaluate(([name, text, poolName, pool]) => {
+  const judge = new wasm_bindgen.Judge();
+  const before = judge.check(name, new TextEncoder().encode(text));
+  wasm_bindgen.give_file(poolName, new TextEncoder().encode(pool));
+  const after = judge.check(name, new TextEncoder().encode(text));
+  wasm_bindgen.forget_files();
+  return { before, after };
+}, [tp.name, readFileSync(tp.path, "utf8"), tp.pool_name, readFileSync(tp.pool, "utf8")]);
+expect(pooled.before.includes('"verdict":"malformed"') && pooled.before.includes("no file of that name was given"), `a transcript's pool not opened: ${pooled.before}`);
+expect(pooled.after === tp.expected, `a transcript with its pool opened differs from the command line's:\n${pooled.after}\n${tp.expected}`);
 
 // A designer edits a rules file into an error and out of it.
 await page.locator('.tab[data-tab="edit"]').click();

@@ -11,6 +11,11 @@ let judge = null;                 // the engine's Judge: what transcripts are ch
 let games = [];                   // the built-in games
 let loaded = [];                  // {name, bytes, kind, rows: [{verdict, lineBytes?}]}
 let selected = null;
+const opened = new Map();         // the files opened that rules and transcripts may name: name -> bytes
+let lastLint = { uses: [], missing: [] };   // what the editor's rules looked for among the opened files
+let judgeLooked = {};                        // the same for the rules transcripts are checked against
+let viewedEvent = null;           // the event the judge's replay shows (it says so: FRAME_SCRIPT)
+let trial = null;                 // the engine's Trial: another move tried at viewedEvent
 
 function say(text) { $("status").textContent = text; }
 
@@ -78,29 +83,71 @@ function useRules() {
   if (pick === OWN) judge.use_named();
   else if (pick === EDITOR) problem = judge.use_rules_text($("edit-name").value || "editor.rules", $("rules-text").value);
   else problem = judge.use_builtin(pick);
+  judgeLooked = pick === EDITOR ? JSON.parse(judge.looked()) : {};
   $("rules-status").textContent = problem ? "these rules do not compile: see Edit rules" : "";
   $("rules-status").className = problem ? "bad" : "";
+  // A rules file that names a file not opened: which one to open too.
+  $("needs").textContent = pick === EDITOR && problem ? (judgeLooked.needs || lastLint.needs || "") : "";
+  $("needs").hidden = !$("needs").textContent;
   recheck();
 }
 $("rules-pick").addEventListener("change", useRules);
 
 $("rules-file").addEventListener("change", async (e) => {
-  const file = e.target.files[0];
-  if (!file) return;
-  await openRulesFile(file);
-  $("rules-pick").value = EDITOR;
-  useRules();
+  await openMany(e.target.files, "rules");
   e.target.value = "";
 });
 $("edit-file").addEventListener("change", async (e) => {
-  const file = e.target.files[0];
-  if (file) await openRulesFile(file);
+  await openMany(e.target.files, "edit");
   e.target.value = "";
 });
-async function openRulesFile(file) {
-  $("rules-text").value = await file.text();
-  $("edit-name").value = file.name;
+
+// The rules file of several opened at once: the one no other of them extends (by file name).
+function mainRules(rules) {
+  const extended = new Set();
+  for (const f of rules) {
+    for (const m of new TextDecoder().decode(f.bytes).matchAll(/^\s*extends\s+"([^"]+)"/gm)) extended.add(m[1].split("/").pop());
+  }
+  return rules.find((f) => !extended.has(f.name)) || rules[rules.length - 1];
+}
+
+// Files opened or dropped together (`from`: "check", the transcripts' box; "rules" or "edit",
+// the buttons that open a rules file). Every one is given to the engine by name, for a rules
+// file's `extends` and card pool and a transcript's pool; a .rules file among them goes into
+// the editor (and, but from the editor's button, is what transcripts are checked against);
+// from the transcripts' box, the others that the rules do not read are transcripts.
+async function openMany(fileList, from) {
+  const files = [];
+  for (const file of fileList) files.push({ name: file.name, bytes: new Uint8Array(await file.arrayBuffer()) });
+  if (!files.length) return;
+  const wanted = new Set([...(lastLint.missing || []), ...(judgeLooked.missing || [])]);
+  for (const f of files) {
+    engine.give_file(f.name, f.bytes);
+    opened.set(f.name, f.bytes);
+  }
+  const rules = files.filter((f) => f.name.toLowerCase().endsWith(".rules"));
+  // Rules files that the rules in the editor lacked (a parent it extends) fill the gap and
+  // leave the editor as it is.
+  if (rules.length && !rules.every((f) => wanted.has(f.name))) {
+    const main = mainRules(rules);
+    $("rules-text").value = new TextDecoder().decode(main.bytes);
+    $("edit-name").value = main.name;
+    if (from !== "edit") $("rules-pick").value = EDITOR;
+  }
   lintNow();
+  for (const name of [...(lastLint.uses || []), ...(judgeLooked.uses || [])]) wanted.add(name);
+  if (from === "check") {
+    for (const f of files) if (!rules.includes(f) && !wanted.has(f.name)) addOne(f.name, f.bytes);
+  }
+  showOpened();
+  showVerdicts();
+}
+
+function showOpened() {
+  const used = [...(lastLint.uses || []), ...(judgeLooked.uses || [])];
+  const names = [...opened.keys()].filter((n) => n.toLowerCase().endsWith(".rules") || used.includes(n));
+  $("opened").textContent = names.length ? `files opened for the rules: ${names.join(", ")}` : "";
+  $("opened").hidden = !names.length;
 }
 
 // ---- transcripts in ----
@@ -108,14 +155,6 @@ function kindOf(name) {
   const lower = name.toLowerCase();
   if (lower.endsWith(".jsonl") || lower.endsWith(".ndjson")) return "jsonl";
   return "file";   // YAML, JSON, and records (.pbn, .lin): the engine tells them by the name
-}
-
-async function addFiles(fileList) {
-  for (const file of fileList) {
-    const bytes = new Uint8Array(await file.arrayBuffer());
-    addOne(file.name, bytes);
-  }
-  showVerdicts();
 }
 
 function addOne(name, bytes) {
@@ -158,9 +197,9 @@ drop.addEventListener("dragleave", () => drop.classList.remove("over"));
 drop.addEventListener("drop", (e) => {
   e.preventDefault();
   drop.classList.remove("over");
-  addFiles(e.dataTransfer.files);
+  openMany(e.dataTransfer.files, "check");
 });
-$("files").addEventListener("change", (e) => { addFiles(e.target.files); e.target.value = ""; });
+$("files").addEventListener("change", async (e) => { await openMany(e.target.files, "check"); e.target.value = ""; });
 
 function pastedName(text, kind) {
   const found = kind !== "auto" ? kind
@@ -180,6 +219,10 @@ $("paste-check").addEventListener("click", () => {
 $("clear").addEventListener("click", () => {
   loaded = [];
   selected = null;
+  engine.forget_files();
+  opened.clear();
+  showOpened();
+  lintNow();
   showVerdicts();
 });
 
@@ -218,7 +261,7 @@ function showVerdicts() {
   }
   const total = counts.legal + counts.illegal + counts.malformed;
   $("verdicts").hidden = total === 0;
-  $("clear").hidden = total === 0;
+  $("clear").hidden = total === 0 && opened.size === 0;
   $("summary").textContent = total === 0 ? "" : `${total} checked: ${counts.legal} legal, ${counts.illegal} illegal, ${counts.malformed} malformed`;
   if (total === 0) $("detail").hidden = true;
   const rows = loaded.flatMap((e) => e.rows);
@@ -227,6 +270,9 @@ function showVerdicts() {
 }
 
 function select(r, tr) {
+  closeTrial();
+  viewedEvent = null;
+  $("try-open").hidden = true;
   selected = r;
   for (const row of $("verdicts").tBodies[0].children) row.classList.toggle("selected", row === tr);
   $("detail").hidden = false;
@@ -238,6 +284,119 @@ function select(r, tr) {
   frame.hidden = !page;
   // srcdoc is the engine's page as written: its text from the transcript is escaped there.
   if (page) frame.srcdoc = page;
+}
+
+// ---- another move tried at a point of the replay ----
+// The replay in the frame says which event it shows; the page offers to try another move
+// there: the engine's live referee (Trial, over shinpan::Game) replays the transcript up to
+// that event and lists what is legal, move by move.
+window.addEventListener("message", (e) => {
+  if (e.source !== $("replay").contentWindow || !selected) return;
+  const n = e.data && e.data.shinpanEvent;
+  if (!Number.isInteger(n) || n < 0) return;
+  viewedEvent = n;
+  $("try-open").textContent = `Try another move at event ${n}`;
+  $("try-open").hidden = trial !== null;
+});
+$("try-open").addEventListener("click", openTrial);
+$("trial-back").addEventListener("click", closeTrial);
+$("trial-random").addEventListener("click", () => showTrial(trial.random()));
+$("trial-out").addEventListener("click", () => showTrial(trial.play_out()));
+$("trial-undo").addEventListener("click", () => showTrial(trial.undo() ? "" : "no move tried to take back"));
+
+function openTrial() {
+  if (!selected || viewedEvent === null) return;
+  closeTrial();
+  const r = selected;
+  // Random and chance moves are drawn from a seed: the same each time a point is tried.
+  trial = judge.trial(r.name, r.bytes, r.deal, viewedEvent, BigInt(viewedEvent + 1));
+  $("trial-title").textContent = `Another move at event ${viewedEvent} of ${r.verdict.file}`;
+  $("trial").hidden = false;
+  $("replay").hidden = true;
+  $("try-open").hidden = true;
+  showTrial("");
+  $("trial").scrollIntoView({ block: "nearest" });
+}
+
+function closeTrial() {
+  if (trial) trial.free();
+  trial = null;
+  $("trial").hidden = true;
+  $("replay").hidden = !selected;
+  $("try-open").hidden = viewedEvent === null;
+  document.body.dataset.trial = "";
+}
+
+function listed(text, tag, recorded, act) {
+  const li = document.createElement("li");
+  const b = document.createElement("button");
+  b.type = "button";
+  b.textContent = text;
+  b.addEventListener("click", act);
+  li.append(b);
+  if (tag) {
+    const span = document.createElement("span");
+    span.className = "tag";
+    span.textContent = tag;
+    li.append(span);
+  }
+  if (recorded) li.classList.add("recorded");
+  return li;
+}
+
+function showTrial(said) {
+  const error = trial.error();
+  const list = $("trial-legal");
+  list.replaceChildren();
+  for (const id of ["trial-random", "trial-out", "trial-undo"]) $(id).disabled = Boolean(error);
+  if (error) {
+    $("trial-result").textContent = "";
+    $("trial-said").textContent = error;
+    $("trial-legal-title").textContent = "";
+    $("trial-human").textContent = "";
+    $("trial-state").textContent = "";
+    $("trial-replay").hidden = true;
+    document.body.dataset.trial = "failed";
+    return;
+  }
+  const v = JSON.parse(trial.view());
+  const verdict = v.verdict;
+  const tried = v.events - v.start;
+  const scores = Object.entries(verdict.scores || {}).map(([p, s]) => `${p} ${JSON.stringify(s)}`).join(", ");
+  const where = `${v.start} events as recorded, then ${tried} tried`;
+  $("trial-result").textContent = verdict.verdict !== "legal"
+    ? `${where}: ${verdict.verdict}`
+    : v.finished
+      ? `${where}: the game is over; winners: ${(verdict.winners || []).join(", ") || "none"}${scores ? `; scores: ${scores}` : ""}`
+      : `${where}: the game goes on${scores ? `; scores so far: ${scores}` : ""}`;
+  $("trial-said").textContent = said;
+  v.legal.forEach((l, i) => {
+    const tag = l.chance ? "chance: drawn at random" : l.recorded ? "as recorded" : "";
+    list.append(listed(l.words, tag, l.recorded, () => showTrial(trial.take(i))));
+  });
+  // The recorded event, when it is not one listed: a chance move as drawn, or a move the rules
+  // refuse (the one checking stopped at is shown, not offered).
+  if (v.recorded && !v.legal.some((l) => l.recorded)) {
+    if (v.recorded_playable) list.append(listed(v.recorded, "as recorded", true, () => showTrial(trial.take_recorded())));
+    else {
+      const li = document.createElement("li");
+      li.className = "recorded refused";
+      li.textContent = `${v.recorded}: as recorded, which the rules refuse`;
+      list.append(li);
+    }
+  }
+  $("trial-legal-title").textContent = v.legal.length
+    ? `${v.finished ? "The game is over; still legal" : "Legal"} at event ${v.events} (${v.legal.length}); pick one:`
+    : v.finished ? "The game is over: nothing more is legal." : "Nothing is legal here.";
+  $("trial-random").disabled = v.legal.length === 0;
+  $("trial-out").disabled = v.legal.length === 0;
+  $("trial-undo").disabled = tried === 0;
+  $("trial-human").textContent = v.human;
+  $("trial-state").textContent = JSON.stringify(v.state, null, 1);
+  const page = trial.page();
+  $("trial-replay").hidden = !page;
+  if (page) $("trial-replay").srcdoc = page;
+  document.body.dataset.trial = `${v.events}${v.finished ? " finished" : ""}`;
 }
 
 // ---- the rules editor ----
@@ -277,6 +436,9 @@ function lintNow() {
   const found = JSON.parse(engine.lint(name, $("rules-text").value));
   const took = Math.round(performance.now() - began);
   lastDiagnostics = found.ok ? [] : found.diagnostics;
+  lastLint = found;
+  $("lint-needs").textContent = found.needs || "";
+  $("lint-needs").hidden = !found.needs;
   const list = $("lint");
   list.replaceChildren();
   for (const d of lastDiagnostics) {

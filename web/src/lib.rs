@@ -8,10 +8,11 @@
 //! builds markup from it but through `textContent` or an `<iframe srcdoc>` of the engine's
 //! escaped page.
 
+use std::cell::RefCell;
 use std::path::Path;
 
 use serde_json::{Value, json};
-use shinpan::{Checking, Input, Report, Rules, RulesError};
+use shinpan::{Checking, Game, Input, LegalEvent, Report, Rules, RulesError};
 use wasm_bindgen::prelude::wasm_bindgen;
 
 #[wasm_bindgen]
@@ -32,6 +33,56 @@ fn seconds() -> f64 {
     {
         std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0.0, |d| d.as_secs_f64())
     }
+}
+
+thread_local! {
+    /// The files the page's user opened that rules and transcripts may name: the rules a rules
+    /// file `extends`, its card pool, a transcript's pool. Found by file name alone
+    /// (`shinpan::files::with_given`): the page has no filesystem.
+    static OPENED: RefCell<Vec<(String, Vec<u8>)>> = const { RefCell::new(vec![]) };
+}
+
+/// Gives the engine a file the user opened, by its name (one of the same name is replaced),
+/// for the rules and transcripts that name it.
+#[wasm_bindgen]
+pub fn give_file(name: &str, bytes: &[u8]) {
+    OPENED.with(|o| {
+        let mut opened = o.borrow_mut();
+        opened.retain(|(n, _)| n != name);
+        opened.push((name.to_string(), bytes.to_vec()));
+    });
+}
+
+/// Forgets every file given.
+#[wasm_bindgen]
+pub fn forget_files() {
+    OPENED.with(|o| o.borrow_mut().clear());
+}
+
+/// Runs `run` with the opened files as the only files the engine can read, and what it looked
+/// for among them.
+fn among_opened<T>(run: impl FnOnce() -> T) -> (T, shinpan::files::Looked) {
+    OPENED.with(|o| {
+        let opened = o.borrow().clone();
+        shinpan::files::with_given(&opened, run)
+    })
+}
+
+/// The same, when what was looked for does not matter.
+fn opened<T>(run: impl FnOnce() -> T) -> T {
+    among_opened(run).0
+}
+
+/// What a rules file that could not be used lacks: a sentence for each file it names that
+/// was not opened (a parent it `extends`, a card pool), "" when none.
+fn missing_words(label: &str, missing: &[String]) -> String {
+    missing
+        .iter()
+        .map(|name| {
+            let why = if name.ends_with(".rules") { "the rules it extends" } else { "a file it reads cards from" };
+            format!("{label} needs {name} ({why}): open {name} too, with it or on its own\n")
+        })
+        .collect()
 }
 
 /// The built-in games, as JSON: `[{"name", "players": [fewest, most], "words", "text"}]`
@@ -56,6 +107,8 @@ pub fn builtin_games() -> String {
 #[derive(Default)]
 pub struct Judge {
     rules: Option<Rules>,
+    /// What the last rules file used (`use_rules_text`) looked for among the opened files.
+    looked: Value,
 }
 
 #[wasm_bindgen]
@@ -63,7 +116,7 @@ impl Judge {
     /// Each transcript against the rules it names.
     #[wasm_bindgen(constructor)]
     pub fn new() -> Judge {
-        Judge { rules: None }
+        Judge { rules: None, looked: json!({}) }
     }
 
     /// Every transcript against a built-in game: "" when it is one, else why not.
@@ -71,16 +124,29 @@ impl Judge {
         self.use_made(Rules::new(name).and_then(|r| r.game().map(|_| r)))
     }
 
-    /// Every transcript against a rules file's text named `label` (its `extends` may name a
-    /// built-in game; no other file can be read here): "" when it compiles, else its
-    /// diagnostics as `lint` renders them.
+    /// Every transcript against a rules file's text named `label` (its `extends` and card
+    /// pool found among the opened files by name, or built in): "" when it compiles, else
+    /// the files it needs that were not opened and its diagnostics as `lint` renders them.
     pub fn use_rules_text(&mut self, label: &str, text: &str) -> String {
-        self.use_made(Rules::from_text(label, text, Path::new("")).and_then(|r| r.game().map(|_| r)))
+        let (made, looked) =
+            among_opened(|| Rules::from_text(label, text, Path::new("")).and_then(|r| r.game().map(|_| r)));
+        let needs = if made.is_err() { missing_words(label, &looked.missing) } else { String::new() };
+        self.looked = json!({"uses": looked.found, "missing": looked.missing, "needs": needs});
+        let problem = self.use_made(made);
+        if problem.is_empty() { problem } else { needs + &problem }
+    }
+
+    /// What the last rules file used (`use_rules_text`) looked for among the opened files, as
+    /// JSON: `{"uses": [NAME], "missing": [NAME], "needs": SENTENCES}` (`needs`, when the
+    /// rules could not be used: a sentence for each file to open too).
+    pub fn looked(&self) -> String {
+        self.looked.to_string()
     }
 
     /// Each transcript against the rules it names again.
     pub fn use_named(&mut self) {
         self.rules = None;
+        self.looked = json!({});
     }
 
     fn use_made(&mut self, made: Result<Rules, RulesError>) -> String {
@@ -100,13 +166,13 @@ impl Judge {
     /// The verdicts on a file's bytes named `name` (a transcript: YAML, JSON; a record file
     /// `.pbn`, `.lin`: one a deal), as `shinpan check --format json` writes them: JSON lines.
     pub fn check(&self, name: &str, bytes: &[u8]) -> String {
-        self.reports(name, bytes).iter().map(Report::json_line).collect::<Vec<_>>().join("\n")
+        opened(|| self.reports(name, bytes)).iter().map(Report::json_line).collect::<Vec<_>>().join("\n")
     }
 
     /// The same verdicts as `shinpan check --format human` writes them (without colour): of
     /// deal `deal` (from 1) of a record file, or of every one (0).
     pub fn check_human(&self, name: &str, bytes: &[u8], deal: usize) -> String {
-        let reports = self.reports(name, bytes);
+        let reports = opened(|| self.reports(name, bytes));
         let wanted = format!("{name}#{deal}");
         reports.iter().filter(|r| deal == 0 || r.file == wanted).map(|r| r.human(false)).collect()
     }
@@ -122,29 +188,47 @@ impl Judge {
                 continue;
             }
             let input = Input::Text { name: format!("{name}#{}", i + 1), text: line_text.to_string(), line: i + 1 };
-            out.extend(checking.check(&input).iter().map(Report::json_line));
+            out.extend(opened(|| checking.check(&input)).iter().map(Report::json_line));
         }
         out.join("\n")
     }
 
     /// The judge's replay page of a transcript (`shinpan replay --html`), or of deal `deal`
     /// (from 1) of a record file: the engine's self-contained HTML, "" where there is none.
+    /// Shown in the page's frame, it tells the page which event it shows (`FRAME_SCRIPT`).
     pub fn page(&self, name: &str, bytes: &[u8], deal: usize) -> String {
-        let checking = self.checking();
-        let text = if shinpan::records::is_record(Path::new(name)) {
-            let text = lossy(bytes);
-            let deals = shinpan::records::read_deals(Path::new(name), &text);
-            match deals.into_iter().find(|d| d.number == deal).map(|d| d.transcript) {
-                Some(Ok(transcript)) => return page_of(&checking.replay_text(&format!("{name}#{deal}"), &transcript)),
-                _ => return String::new(),
-            }
-        } else {
-            match transcript_text(bytes) {
-                Ok(text) => text,
-                Err(_) => return String::new(),
-            }
+        let Some((file, text)) = transcript_of(name, bytes, deal) else { return String::new() };
+        in_frame(&page_of(&opened(|| self.checking().replay_text(&file, &text))))
+    }
+
+    /// A game to try other moves in: the transcript (of deal `deal`, from 1, of a record
+    /// file) replayed into a live referee (`shinpan::Game`) up to its event `event` (from 0),
+    /// the one not taken, under the rules it is checked against; `seed` draws its random and
+    /// chance moves.
+    pub fn trial(&self, name: &str, bytes: &[u8], deal: usize, event: usize, seed: u64) -> Trial {
+        let Some((file, text)) = transcript_of(name, bytes, deal) else {
+            return Trial::failed("the transcript cannot be read, so no game can be made of it");
         };
-        page_of(&checking.replay_text(name, &text))
+        opened(|| {
+            let replay = self.checking().replay_text(&file, &text);
+            let steps = replay.replay_steps();
+            let recorded = steps.iter().find(|s| s.event == event).map(|s| (s.action.cloned(), s.words.to_string()));
+            let rules = match &self.rules {
+                Some(rules) => Ok(rules.clone()),
+                None => replay.rules.as_deref().map_or_else(
+                    || Err(replay.errors.first().map_or("no rules were found", |e| e.message.as_str()).to_string()),
+                    |named| Rules::new(named).map_err(|e| format!("the rules `{named}`: {e}")),
+                ),
+            };
+            let rules = match rules {
+                Ok(rules) => rules,
+                Err(why) => return Trial::failed(&why),
+            };
+            match rules.resume_game_after(&file, &text, event, seed) {
+                Ok(game) => Trial::new(game, rules, recorded),
+                Err(refused) => Trial::failed(&format!("the game cannot be replayed to event {event}: {refused}")),
+            }
+        })
     }
 
     fn reports(&self, name: &str, bytes: &[u8]) -> Vec<Report> {
@@ -164,6 +248,188 @@ impl Judge {
 
 fn page_of(report: &Report) -> String {
     report.page().unwrap_or_default()
+}
+
+/// A transcript's name and text, from a transcript file's bytes or a record file's deal.
+fn transcript_of(name: &str, bytes: &[u8], deal: usize) -> Option<(String, String)> {
+    if shinpan::records::is_record(Path::new(name)) {
+        let deals = shinpan::records::read_deals(Path::new(name), &lossy(bytes));
+        let transcript = deals.into_iter().find(|d| d.number == deal)?.transcript.ok()?;
+        return Some((format!("{name}#{deal}"), transcript));
+    }
+    transcript_text(bytes).ok().map(|text| (name.to_string(), text))
+}
+
+/// Added to a replay page shown in the page's frame: it tells the page around it which event
+/// it shows (the number its `select` writes on `<body data-event>`), so that the page can offer
+/// to try another move there. A number only; the page checks that it is one.
+const FRAME_SCRIPT: &str = "<script>\n\"use strict\";\n// shinpan's web page: say which event this replay shows.\n\
+    const tell = () => parent.postMessage({ shinpanEvent: Number(document.body.dataset.event) }, \"*\");\n\
+    new MutationObserver(tell).observe(document.body, { attributes: true, attributeFilter: [\"data-event\"] });\n\
+    tell();\n</script>\n";
+
+/// The replay page with `FRAME_SCRIPT` before its end.
+fn in_frame(page: &str) -> String {
+    match page.rfind("</body>") {
+        Some(at) => format!("{}{FRAME_SCRIPT}{}", &page[..at], &page[at..]),
+        None => page.to_string(),
+    }
+}
+
+/// Another move tried at a point of a game: a live referee (`shinpan::Game`) replayed from a
+/// transcript to that point, played on move by move from the legal events it lists.
+#[wasm_bindgen]
+pub struct Trial {
+    game: Option<Game>,
+    rules: Option<Rules>,
+    /// Why there is no game.
+    error: String,
+    /// The legal events where the game waits, as `view` listed them.
+    legal: Vec<LegalEvent>,
+    /// The event the transcript records at the point tried (JSON, but for the event checking
+    /// stopped at, and in words), and how many events came before it.
+    recorded: Option<(Option<Value>, String)>,
+    start: usize,
+}
+
+impl Trial {
+    fn failed(why: &str) -> Trial {
+        Trial { game: None, rules: None, error: why.to_string(), legal: vec![], recorded: None, start: 0 }
+    }
+
+    fn new(game: Game, rules: Rules, recorded: Option<(Option<Value>, String)>) -> Trial {
+        let start = game.event_count();
+        let mut trial =
+            Trial { game: Some(game), rules: Some(rules), error: String::new(), legal: vec![], recorded, start };
+        trial.list();
+        trial
+    }
+
+    /// Lists what is legal where the game now waits.
+    fn list(&mut self) {
+        self.legal = self.game.as_ref().map(|g| opened(|| g.legal()).unwrap_or_default()).unwrap_or_default();
+    }
+
+    /// Runs `step` on the game, then lists what is legal: "" or why the step was not taken.
+    fn step(&mut self, step: impl FnOnce(&mut Game) -> Result<(), String>) -> String {
+        let Some(game) = self.game.as_mut() else { return self.error.clone() };
+        let answer = opened(|| step(game));
+        self.list();
+        answer.err().unwrap_or_default()
+    }
+
+    /// The recorded event, when the game waits where the transcript recorded it.
+    fn recorded_here(&self) -> Option<&(Option<Value>, String)> {
+        self.recorded.as_ref().filter(|_| self.game.as_ref().is_some_and(|g| g.event_count() == self.start))
+    }
+}
+
+#[wasm_bindgen]
+impl Trial {
+    /// Why no game could be made ("" when there is one).
+    pub fn error(&self) -> String {
+        self.error.clone()
+    }
+
+    /// The game where it waits, as JSON: `{"events", "start", "finished", "legal": [{"words",
+    /// "by", "action", "chance", "recorded"}], "recorded": WORDS or null (the event the
+    /// transcript records here), "recorded_playable" (false for the event checking stopped at,
+    /// which the rules refuse), "state", "verdict" (check's JSON of the game so far), "human"
+    /// (the same as `check --format human`)}`.
+    pub fn view(&self) -> String {
+        let Some(game) = &self.game else { return json!({"error": self.error}).to_string() };
+        let recorded = self.recorded_here();
+        let legal: Vec<Value> = self
+            .legal
+            .iter()
+            .map(|l| {
+                let json = l.json();
+                let is_recorded = recorded.is_some_and(|(event, _)| event.is_some() && l.event() == *event);
+                json!({"words": json["words"], "by": json["by"], "action": json["action"], "chance": l.chance(),
+                       "recorded": is_recorded})
+            })
+            .collect();
+        let recorded_words = recorded.map(|(_, words)| words);
+        let recorded_playable = recorded.is_some_and(|(event, _)| event.is_some());
+        let verdict = opened(|| game.verdict());
+        json!({
+            "events": game.event_count(),
+            "start": self.start,
+            "finished": game.finished(),
+            "legal": legal,
+            "recorded": recorded_words,
+            "recorded_playable": recorded_playable,
+            "state": Value::Object(game.state()),
+            "verdict": verdict.json(),
+            "human": verdict.human(false),
+        })
+        .to_string()
+    }
+
+    /// Takes the legal event `index` of those `view` listed (a chance move is drawn): "" or
+    /// why it was not taken.
+    pub fn take(&mut self, index: usize) -> String {
+        let Some(legal) = self.legal.get(index).cloned() else { return "no such move".to_string() };
+        self.step(|g| g.apply_legal(&legal).map_err(|r| r.to_string()))
+    }
+
+    /// Takes the event the transcript records here, as it is written: "" or why not.
+    pub fn take_recorded(&mut self) -> String {
+        let Some((Some(event), _)) = self.recorded_here().cloned() else {
+            return "the game is not where the transcript recorded it".to_string();
+        };
+        self.step(|g| g.apply(&event).map_err(|r| r.to_string()))
+    }
+
+    /// Draws one random legal move, as `play` draws: "" or why none was taken.
+    pub fn random(&mut self) -> String {
+        self.step(|g| match g.draw() {
+            Ok(Some(_)) => Ok(()),
+            Ok(None) => Err("no move can be drawn: the game is over, or nothing is legal".to_string()),
+            Err(r) => Err(r.to_string()),
+        })
+    }
+
+    /// Draws random legal moves until the game is over or nothing can be drawn (at most as
+    /// many as a random game of `play` may have): "" or why it stopped short.
+    pub fn play_out(&mut self) -> String {
+        self.step(|g| {
+            for _ in 0..shinpan::Limits::DEFAULT.playout_events {
+                match g.draw() {
+                    Ok(Some(_)) => {}
+                    Ok(None) => return Ok(()),
+                    Err(r) => return Err(r.to_string()),
+                }
+            }
+            Err(format!(
+                "stopped after {} moves, the most a random game may have",
+                shinpan::Limits::DEFAULT.playout_events
+            ))
+        })
+    }
+
+    /// Takes back the last move tried (never one of the transcript's): whether there was one.
+    pub fn undo(&mut self) -> bool {
+        let Some(game) = self.game.as_mut() else { return false };
+        if game.event_count() <= self.start {
+            return false;
+        }
+        let undone = opened(|| game.undo()).unwrap_or(false);
+        self.list();
+        undone
+    }
+
+    /// The game so far as a transcript (`check` judges it as the game was judged).
+    pub fn transcript(&self) -> String {
+        self.game.as_ref().map(Game::transcript).unwrap_or_default()
+    }
+
+    /// The judge's replay page of the game so far, under its rules.
+    pub fn page(&self) -> String {
+        let (Some(game), Some(rules)) = (&self.game, &self.rules) else { return String::new() };
+        let report = opened(|| Checking::with_rules(rules).replay_text(game.name(), &game.transcript()));
+        page_of(&report)
+    }
 }
 
 /// A transcript's text from a file's bytes, as the command line reads a transcript file: at
@@ -193,13 +459,20 @@ fn rules_error_text(e: &RulesError) -> String {
 /// "end_column", "file", "text"}]}`: lines and columns from 1 (columns in characters) in the
 /// file `file` (the rules file itself, or a built-in game it extends); `text` is the
 /// diagnostic as `lint` prints it.
+///
+/// Its `extends` and card pool are found among the opened files by name (`give_file`):
+/// `"uses"` lists those it read, and, when it has errors, `"missing"` the files it names that
+/// were not opened, and `"needs"` a sentence for each.
 #[wasm_bindgen]
 pub fn lint(label: &str, text: &str) -> String {
-    match shinpan::editor::lint(label, text, Path::new("")) {
-        Ok(checked) => json!({"ok": true, "cards": checked.cards.len()}).to_string(),
+    let (linted, looked) = among_opened(|| shinpan::editor::lint(label, text, Path::new("")));
+    match linted {
+        Ok(checked) => json!({"ok": true, "cards": checked.cards.len(), "uses": looked.found}).to_string(),
         Err(diags) => {
             let found: Vec<Value> = diags.iter().map(diagnostic_json).collect();
-            json!({"ok": false, "diagnostics": found}).to_string()
+            let needs = missing_words(label, &looked.missing);
+            json!({"ok": false, "diagnostics": found, "uses": looked.found, "missing": looked.missing, "needs": needs})
+                .to_string()
         }
     }
 }
@@ -262,7 +535,92 @@ pub fn play_one(name: &str, rules_text: &str, players: usize, seed: u64) -> Stri
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "tests fail loudly")]
 mod tests {
+    use serde_json::Value;
+
+    use super::{Judge, forget_files, give_file, in_frame, lint};
+
+    fn fixture(path: &str) -> Vec<u8> {
+        std::fs::read(format!("{}/../{path}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+    }
+
+    fn view(trial: &super::Trial) -> Value {
+        serde_json::from_str(&trial.view()).unwrap()
+    }
+
+    /// At the illegal event of a transcript: what was legal instead, the recorded move named
+    /// but not offered; one taken, one drawn and taken back, then random moves to the end.
+    #[test]
+    fn another_move_at_the_violation_plays_on_to_the_end() {
+        let bytes = fixture("fixtures/hangover/must-follow.yaml");
+        let mut trial = Judge::new().trial("must-follow.yaml", &bytes, 0, 9, 1);
+        assert_eq!(trial.error(), "");
+        let v = view(&trial);
+        assert_eq!((v["events"].as_u64(), v["start"].as_u64()), (Some(9), Some(9)));
+        assert_eq!(v["legal"][0]["words"], "ben play R3^");
+        assert_eq!((v["recorded"].as_str(), v["recorded_playable"].as_bool()), (Some("ben play B1"), Some(false)));
+        assert_ne!(trial.take_recorded(), "");
+        assert_eq!(trial.take(0), "");
+        assert_eq!(view(&trial)["events"], 10);
+        assert_eq!(trial.random(), "");
+        assert!(trial.undo());
+        assert_eq!(view(&trial)["events"], 10);
+        assert_eq!(trial.play_out(), "");
+        let end = view(&trial);
+        assert_eq!((end["finished"].as_bool(), end["verdict"]["verdict"].as_str()), (Some(true), Some("legal")));
+        assert!(!end["verdict"]["winners"].as_array().unwrap().is_empty());
+        assert!(trial.page().contains("shinpan replay"));
+        // The transcript's own events are never taken back.
+        while trial.undo() {}
+        assert_eq!(view(&trial)["events"], 9);
+    }
+
+    /// At the first event, a deal: a chance move, marked so, and the deal as recorded.
+    #[test]
+    fn the_recorded_chance_move_can_be_taken() {
+        let bytes = fixture("fixtures/hangover/must-follow.yaml");
+        let mut trial = Judge::new().trial("must-follow.yaml", &bytes, 0, 0, 1);
+        let v = view(&trial);
+        assert_eq!((v["legal"][0]["chance"].as_bool(), v["recorded_playable"].as_bool()), (Some(true), Some(true)));
+        assert_eq!(trial.take_recorded(), "");
+        assert_eq!(view(&trial)["events"], 1);
+        let broken = Judge::new().trial("x.yaml", b"rules: hangover\nplayers: [a\n", 0, 0, 1);
+        assert_ne!(broken.error(), "");
+    }
+
+    /// A rules file that extends another by file and reads a pool: found among the opened
+    /// files by name; without them, the file to open is named.
+    #[test]
+    fn a_rules_file_finds_its_parent_and_pool_among_the_opened_files() {
+        let child = "extends \"../elsewhere/clock-tcg.rules\"\ngame small-clock\nparam pool: file = \"small.yaml\"\n";
+        let mut judge = Judge::new();
+        let alone = judge.use_rules_text("small-clock.rules", child);
+        assert!(alone.starts_with("small-clock.rules needs clock-tcg.rules (the rules it extends)"), "{alone}");
+        let linted: Value = serde_json::from_str(&lint("small-clock.rules", child)).unwrap();
+        assert_eq!(linted["missing"][0], "clock-tcg.rules");
+        give_file("clock-tcg.rules", &fixture("specs/clock-tcg.rules"));
+        let no_pool = judge.use_rules_text("small-clock.rules", child);
+        assert!(no_pool.starts_with("small-clock.rules needs small.yaml (a file it reads cards from)"), "{no_pool}");
+        give_file("small.yaml", &fixture("fixtures/clock-tcg/pools/small.yaml"));
+        assert_eq!(judge.use_rules_text("small-clock.rules", child), "");
+        let looked: Value = serde_json::from_str(&judge.looked()).unwrap();
+        assert_eq!(looked["uses"], serde_json::json!(["clock-tcg.rules", "small.yaml"]));
+        let game = String::from_utf8(fixture("fixtures/clock-tcg/pool-small.yaml")).unwrap();
+        let game = game.replace("pool: pools/small.yaml, ", "");
+        assert!(judge.check("g.yaml", game.as_bytes()).contains("\"verdict\":\"legal\""));
+        forget_files();
+        assert_ne!(judge.use_rules_text("small-clock.rules", child), "");
+    }
+
+    /// The frame's script goes before the page's last `</body>`.
+    #[test]
+    fn the_frame_script_goes_at_the_end() {
+        let page = in_frame("<body><script>\"</body>\"</script></body></html>");
+        assert!(page.ends_with("</script>\n</body></html>") && page.contains("shinpanEvent"), "{page}");
+        assert!(page.starts_with("<body><script>\"</body>\"</script><script>"), "{page}");
+    }
+
     /// The module's stack (build.rs) is the engine's.
     #[test]
     fn the_stack_is_the_engines() {

@@ -1,7 +1,9 @@
 //! shinpan in the browser (`web/`): the page built by `web/build.sh` (the engine compiled to
 //! WebAssembly) opened from disk in Debian's chromium, driven by playwright-core
 //! (`tests/browser/check-web.mjs`): a judge's transcript, its verdict and replay, malformed and
-//! pasted ones, a record file, a rules file edited into an error and out of it, random games,
+//! pasted ones, a record file, another move tried at a point of a replay and played on to the
+//! end, a rules file opened with the rules it extends and its card pool (and without them), a
+//! rules file edited into an error and out of it, random games,
 //! no request leaving the page; then every fixture checked by the page's engine, each verdict
 //! byte for byte the command line's; then the load time and the time to check 1,000 Hangover
 //! games beside `check --jobs 1`'s. Screenshots and figures go to `target/web-test/`.
@@ -95,6 +97,42 @@ fn fixtures() -> (Vec<Value>, usize) {
     (out, skipped)
 }
 
+/// A rules file that extends another by file and reads its cards from a pool file beside it
+/// (the clock TCG on the small pool of its fixtures), with a game of it, in `dir`; and the
+/// command line's verdict on the game under those rules, run from `dir`.
+fn rules_files(dir: &Path) -> Value {
+    let _ = std::fs::remove_dir_all(dir);
+    std::fs::create_dir_all(dir).unwrap();
+    let child = "// The clock TCG on a small card pool: a variant that extends a rules file by its name.\n\
+                 extends \"clock-tcg.rules\"\ngame small-clock\nparam pool: file = \"small.yaml\"\n";
+    std::fs::write(dir.join("small-clock.rules"), child).unwrap();
+    std::fs::copy(root().join("specs/clock-tcg.rules"), dir.join("clock-tcg.rules")).unwrap();
+    std::fs::copy(root().join("fixtures/clock-tcg/pools/small.yaml"), dir.join("small.yaml")).unwrap();
+    // A game on the small pool that names no pool itself: legal only with the variant's own.
+    let game = std::fs::read_to_string(root().join("fixtures/clock-tcg/pool-small.yaml")).unwrap();
+    let game = game.replace("pool: pools/small.yaml, ", "");
+    std::fs::write(dir.join("small-clock-game.yaml"), game).unwrap();
+    let args = ["check", "--rules", "small-clock.rules", "--format", "json", "small-clock-game.yaml"];
+    let (code, expected, _) = common::run(common::bin().args(args).current_dir(dir));
+    assert_eq!(code, 0, "{expected}");
+    json!({
+        "child": dir.join("small-clock.rules"), "child_name": "small-clock.rules",
+        "parent": dir.join("clock-tcg.rules"), "parent_name": "clock-tcg.rules",
+        "pool": dir.join("small.yaml"), "pool_name": "small.yaml",
+        "game": dir.join("small-clock-game.yaml"), "game_name": "small-clock-game.yaml",
+        "expected": expected.trim_end(),
+    })
+}
+
+/// A fixture whose `variant` names a pool file beside it, the pool, and the command line's
+/// verdict on it.
+fn transcript_pool() -> Value {
+    let name = "fixtures/clock-tcg/pool-small.yaml";
+    let (_, expected, _) = common::run(common::bin().args(["check", "--format", "json", name]).current_dir(root()));
+    json!({"path": root().join(name), "name": name, "pool": root().join("fixtures/clock-tcg/pools/small.yaml"),
+           "pool_name": "small.yaml", "expected": expected.trim_end()})
+}
+
 /// 1,000 random Hangover games as JSON Lines, and the seconds `check --jobs 1` takes on them
 /// as 1,000 files.
 fn bench(dir: &Path) -> (PathBuf, f64) {
@@ -134,6 +172,10 @@ fn the_page_judges_as_the_command_line_does() {
     let plan = json!({
         "builtin_games": shinpan::editor::builtin_games().count(),
         "illegal": {"path": root().join("fixtures/hangover/must-follow.yaml"), "rule": "must-follow"},
+        // At the illegal event (9), what was legal instead (its verdict's `legal`).
+        "trial": {"event": 9, "rule": "must-follow", "legal": "ben play R3^"},
+        "rules_files": rules_files(&out.join("rules-files")),
+        "transcript_pool": transcript_pool(),
         "malformed": root().join("fixtures/malformed/unclosed-mapping.yaml"),
         "record": root().join("fixtures/records/messy.pbn"),
         "edit": {"game": "hangover", "find": "zip_map(players, chunks(", "replace": "zip_map(playerz, chunks(",
