@@ -1,0 +1,523 @@
+"""The gallery's games against OpenSpiel (`pyspiel` from PyPI), an independent implementation.
+
+    python scripts/gallery_openspiel.py --shinpan target/release/shinpan [--games N] [--seed S] [GAME...]
+
+For each game of examples/games/ that OpenSpiel also implements, three checks:
+
+  (a) N random OpenSpiel games (seeded), each converted to a shinpan transcript: shinpan must
+      judge it legal and finished, with scores that give OpenSpiel's returns;
+  (b) N `shinpan play` games, each converted to OpenSpiel's actions: OpenSpiel must list every
+      action as legal where it comes, reach the end, and give the returns shinpan's scores give;
+  (c) N single illegal moves: an OpenSpiel game played at random to a random decision point,
+      where an action OpenSpiel rules illegal there is put in; converted, shinpan must judge the
+      transcript illegal at exactly that event.
+
+Exit 0 when every check agrees, 1 otherwise (each disagreement printed). The figures are printed
+one line a game and check. The mapping between the two vocabularies is in each game's README.
+"""
+
+import argparse
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pyspiel
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = ROOT / "examples" / "games"
+
+
+# ---------------------------------------------------------------------------------- hearts
+class Hearts:
+    """OpenSpiel's `hearts` (default parameters) and examples/games/hearts/hearts.rules.
+
+    OpenSpiel's actions: a chance action for the pass direction (0 none, 1 left, 2 across,
+    3 right), 52 chance actions dealing one card each to seats 0, 1, 2, 3, 0, ... in turn, then
+    (unless no pass) three cards from each seat in turn, 0 to 3, then the 52 cards played.
+    A card is rank * 4 + suit, ranks 2..A as 0..12, suits C, D, H, S as 0..3; its shinpan code is
+    the rank's character and the suit's letter, as OpenSpiel prints it.
+    """
+
+    name = "hearts"
+    openspiel = "hearts"
+    players = ["N", "E", "S", "W"]
+    directions = ["none", "left", "across", "right"]
+
+    @staticmethod
+    def card(a):
+        return "23456789TJQKA"[a // 4] + "CDHS"[a % 4]
+
+    @staticmethod
+    def action(code):
+        return "23456789TJQKA".index(code[0]) * 4 + "CDHS".index(code[1])
+
+    def to_events(self, steps):
+        """shinpan events from OpenSpiel's (player, action) steps (a prefix of a game is fine).
+
+        Returns the events and, for each step, the index of the event that carries it."""
+        events, where = [], []
+        hands = {p: [] for p in self.players}
+        direction, dealt, passed = None, 0, 0
+        for player, a in steps:
+            if direction is None:
+                direction = a
+                events.append({"by": "table", "direction": self.directions[a]})
+            elif dealt < 52:
+                hands[self.players[dealt % 4]].append(self.card(a))
+                dealt += 1
+                if dealt == 1:
+                    events.append({"by": "table", "deal": hands})
+            elif direction != 0 and passed < 12:
+                # Three cards a seat, seat after seat: one shinpan pass event a seat.
+                if passed % 3 == 0:
+                    events.append({"by": self.players[player], "pass": []})
+                events[-1]["pass"].append(self.card(a))
+                passed += 1
+            else:
+                events.append({"by": self.players[player], "play": self.card(a)})
+            where.append(len(events) - 1)
+        return events, where
+
+    def complete_pass(self, events, state):
+        """A pass cut short by an injected card gets the passer's next held cards after it,
+        so that the event is a whole pass (three cards) whose only fault is the injected one."""
+        last = events[-1]
+        if "pass" in last and len(last["pass"]) < 3:
+            player = self.players.index(last["by"])
+            for code in json.loads(state.to_json())["hands"][player]:
+                if len(last["pass"]) == 3:
+                    break
+                if code not in last["pass"]:
+                    last["pass"].append(code)
+
+    def from_transcript(self, t):
+        """OpenSpiel's actions from a shinpan transcript."""
+        seats = t["players"]
+        actions = []
+        passes = {}
+        for e in t["events"]:
+            if "direction" in e:
+                actions.append(self.directions.index(e["direction"]))
+            elif "deal" in e:
+                hands = [e["deal"][p] for p in seats]
+                for i in range(13):
+                    for h in hands:
+                        actions.append(self.action(h[i]))
+            elif "pass" in e:
+                passes[e["by"]] = e["pass"]
+                if len(passes) == 4:
+                    for p in seats:
+                        actions.extend(self.action(c) for c in passes[p])
+            elif "play" in e:
+                actions.append(self.action(e["play"]))
+        return actions
+
+    def returns(self, seats, scores):
+        """OpenSpiel's returns from shinpan's scores: 26 less the penalty points."""
+        return [26 - scores[p] for p in seats]
+
+    def illegal(self, state, rng):
+        """An action OpenSpiel does not allow at this decision point: mostly a card the player
+        holds (off suit, a heart led too early, points in the first trick), else any other."""
+        legal = set(state.legal_actions())
+        hand = json.loads(state.to_json())["hands"][state.current_player()]
+        held = {self.action(c) for c in hand} - legal
+        if held and rng.random() < 0.75:
+            return rng.choice(sorted(held))
+        others = [a for a in range(52) if a not in legal]
+        return rng.choice(others) if others else None
+
+
+# ---------------------------------------------------------------------------------- oh hell
+class OhHell:
+    """OpenSpiel's `oh_hell` (default scoring: a trick a point, 10 more for the exact bid) and
+    examples/games/oh-hell/oh-hell.rules.
+
+    OpenSpiel's actions: a chance action for the hand size (1 to 51 / players), one for the
+    dealer (a seat), then chance actions dealing one card each to seats 0, 1, 2, ... in turn
+    (always from seat 0, whoever deals), one more chance action for the card turned up, the bids
+    as 52 + the bid from the dealer's left, and the cards played. A card is rank * 4 + suit,
+    ranks 2..A as 0..12, suits C, D, S, H as 0..3 (this game's order); its shinpan code is the
+    suit's letter, then the rank's character, as OpenSpiel prints it.
+    """
+
+    name = "oh-hell"
+    openspiel = "oh_hell"
+
+    def __init__(self, players=3):
+        self.players = [f"p{i}" for i in range(players)]
+        self.params = {"players": players}
+
+    @staticmethod
+    def card(a):
+        return "CDSH"[a % 4] + "23456789TJQKA"[a // 4]
+
+    @staticmethod
+    def action(code):
+        return "23456789TJQKA".index(code[1]) * 4 + "CDSH".index(code[0])
+
+    def to_events(self, steps):
+        events, where = [], []
+        np = len(self.players)
+        hands = {p: [] for p in self.players}
+        size, dealer, dealt = None, None, 0
+        for player, a in steps:
+            if size is None:
+                size = a
+                events.append({"by": "table", "size": a})
+            elif dealer is None:
+                dealer = a
+                events.append({"by": "table", "dealer": self.players[a]})
+            elif dealt < size * np:
+                hands[self.players[dealt % np]].append(self.card(a))
+                dealt += 1
+                if dealt == 1:
+                    events.append({"by": "table", "deal": hands})
+            elif dealt == size * np:
+                dealt += 1
+                events.append({"by": "table", "turn": self.card(a)})
+            elif a >= 52:
+                events.append({"by": self.players[player], "bid": a - 52})
+            else:
+                events.append({"by": self.players[player], "play": self.card(a)})
+            where.append(len(events) - 1)
+        return events, where
+
+    def complete_pass(self, events, state):
+        pass
+
+    def from_transcript(self, t):
+        seats = t["players"]
+        actions = []
+        for e in t["events"]:
+            if "size" in e:
+                actions.append(e["size"])
+            elif "dealer" in e:
+                actions.append(seats.index(e["dealer"]))
+            elif "deal" in e:
+                hands = [e["deal"][p] for p in seats]
+                for i in range(len(hands[0])):
+                    for h in hands:
+                        actions.append(self.action(h[i]))
+            elif "turn" in e:
+                actions.append(self.action(e["turn"]))
+            elif "bid" in e:
+                actions.append(52 + e["bid"])
+            elif "play" in e:
+                actions.append(self.action(e["play"]))
+        return actions
+
+    def returns(self, seats, scores):
+        return [scores[p] for p in seats]
+
+    def illegal(self, state, rng):
+        """A bid OpenSpiel does not allow (over the hand size, or the dealer's hook), or a card:
+        mostly one the player holds off the led suit, else any other."""
+        legal = set(state.legal_actions())
+        if min(legal) >= 52:
+            # Bids a game of these players can write: 0 to the largest hand size.
+            others = [a for a in range(52, 52 + 51 // len(self.players) + 1) if a not in legal]
+            return rng.choice(others) if others else None
+        player = state.current_player()
+        held = {a for a in range(52) if self._holds(state, player, a)} - legal
+        if held and rng.random() < 0.75:
+            return rng.choice(sorted(held))
+        return rng.choice([a for a in range(52) if a not in legal])
+
+    def _holds(self, state, player, a):
+        # OpenSpiel prints each hand as "Player: N" then a line a suit, "    C: AK2".
+        text = str(state)
+        block = text.split(f"Player: {player}\n", 1)[1]
+        for line in block.splitlines()[:4]:
+            suit, _, ranks = line.strip().partition(": ")
+            if suit == "CDSH"[a % 4] and "23456789TJQKA"[a // 4] in ranks:
+                return True
+        return False
+
+
+# ---------------------------------------------------------------------------------- crazy eights
+class CrazyEights:
+    """OpenSpiel's `crazy_eights` (default parameters but the player count: no special cards, no
+    reshuffle, at most 5 draws a turn, 100 plays) and examples/games/crazy-eights/crazy-eights.rules
+    under `openspiel_scoring: true`.
+
+    OpenSpiel's actions: a chance action 52 + seat for the dealer; chance actions dealing one card
+    each from the dealer's left round (5 cards each, 7 for two players); chance actions turning
+    the starter (an eight goes back and another is turned: those are left out of the transcript);
+    then a player's card (0-51), 52 to draw (followed by the chance action of the card drawn), 53
+    to pass, 54-57 to name a suit after an eight. A card is rank * 4 + suit, ranks 2..A as 0..12,
+    suits C, D, H, S as 0..3; the code is the suit's letter, then the rank's character.
+    """
+
+    name = "crazy-eights"
+    openspiel = "crazy_eights"
+    variant = {"openspiel_scoring": True}
+
+    def __init__(self, players=3):
+        self.players = [f"p{i}" for i in range(players)]
+        self.params = {"players": players}
+        self.hand_size = 7 if players == 2 else 5
+
+    @staticmethod
+    def card(a):
+        return "CDHS"[a % 4] + "23456789TJQKA"[a // 4]
+
+    @staticmethod
+    def action(code):
+        return "23456789TJQKA".index(code[1]) * 4 + "CDHS".index(code[0])
+
+    def to_events(self, steps):
+        events, where = [], []
+        np = len(self.players)
+        hands = {p: [] for p in self.players}
+        dealer, dealt, started = None, 0, False
+        for player, a in steps:
+            if dealer is None:
+                dealer = a - 52
+                events.append({"by": "table", "dealer": self.players[dealer]})
+            elif dealt < np * self.hand_size:
+                hands[self.players[(dealer + 1 + dealt) % np]].append(self.card(a))
+                dealt += 1
+                if dealt == 1:
+                    events.append({"by": "table", "deal": hands})
+            elif not started:
+                # An eight turned as the starter goes back: only the card kept is written.
+                if a // 4 != 6:
+                    started = True
+                    events.append({"by": "table", "starter": self.card(a)})
+            elif player < 0:
+                events.append({"by": "table", "drawn": self.card(a)})
+            elif a < 52:
+                events.append({"by": self.players[player], "play": self.card(a)})
+            elif a == 52:
+                events.append({"by": self.players[player], "draw": None})
+            elif a == 53:
+                events.append({"by": self.players[player], "pass": None})
+            else:
+                events.append({"by": self.players[player], "nominate": "CDHS"[a - 54]})
+            where.append(len(events) - 1)
+        return events, where
+
+    def complete_pass(self, events, state):
+        pass
+
+    def from_transcript(self, t):
+        seats = t["players"]
+        np = len(seats)
+        actions, dealer = [], 0
+        for e in t["events"]:
+            if "dealer" in e:
+                dealer = seats.index(e["dealer"])
+                actions.append(52 + dealer)
+            elif "deal" in e:
+                for k in range(np * self.hand_size):
+                    actions.append(self.action(e["deal"][seats[(dealer + 1 + k) % np]][k // np]))
+            elif "starter" in e or "drawn" in e or "play" in e:
+                actions.append(self.action(e.get("starter") or e.get("drawn") or e["play"]))
+            elif "draw" in e:
+                actions.append(52)
+            elif "pass" in e:
+                actions.append(53)
+            elif "nominate" in e:
+                actions.append(54 + "CDHS".index(e["nominate"]))
+        return actions
+
+    def returns(self, seats, scores):
+        return [scores[p] for p in seats]
+
+    def illegal(self, state, rng):
+        """An action OpenSpiel does not allow here: a held card that matches nothing, a draw or a
+        pass out of its time, or a card not held."""
+        legal = set(state.legal_actions())
+        if min(legal) >= 54:
+            return None  # naming a suit: every suit is legal
+        held = {a for a in range(52) if self._holds(state, a)} - legal
+        options = sorted(held) + [a for a in (52, 53) if a not in legal]
+        if options and rng.random() < 0.8:
+            return rng.choice(options)
+        others = [a for a in range(54) if a not in legal]
+        return rng.choice(others) if others else None
+
+    def _holds(self, state, a):
+        # The observation lists the hand a suit a line: "Suit C:  34     TJ".
+        text = state.observation_string(state.current_player())
+        for line in text.splitlines():
+            if line.startswith(f"Suit {'CDHS'[a % 4]}:") and "23456789TJQKA"[a // 4] in line[7:]:
+                return True
+        return False
+
+
+# Each game and player count checked: its label on the command line, and its adapter.
+ADAPTERS = {
+    "hearts": Hearts(),
+    "crazy-eights-2": CrazyEights(2),
+    "crazy-eights-4": CrazyEights(4),
+    "oh-hell-3": OhHell(3),
+    "oh-hell-5": OhHell(5),
+}
+
+
+# ---------------------------------------------------------------------------------- checks
+def random_game(game, rng, stop_at=None):
+    """A random OpenSpiel game: (steps, state). With `stop_at`, stop at that decision point."""
+    state = game.new_initial_state()
+    steps = []
+    decisions = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            a = rng.choice(outcomes)[0]
+            player = -1
+        else:
+            if stop_at is not None and decisions == stop_at:
+                return steps, state
+            decisions += 1
+            player = state.current_player()
+            a = rng.choice(state.legal_actions())
+        steps.append((player, a))
+        state.apply_action(a)
+    return steps, state
+
+
+def transcript(adapter, events):
+    return {
+        "rules": str(GAMES / adapter.name / f"{adapter.name}.rules"),
+        "players": adapter.players,
+        "variant": getattr(adapter, "variant", {}),
+        "events": events,
+    }
+
+
+def check(shinpan, adapter, transcripts):
+    """shinpan's verdicts of the transcripts, one a transcript."""
+    rules = GAMES / adapter.name / f"{adapter.name}.rules"
+    lines = "".join(json.dumps(t) + "\n" for t in transcripts)
+    out = subprocess.run(
+        [shinpan, "check", "--stream", "--rules", str(rules), "-"],
+        input=lines,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    verdicts = [json.loads(line) for line in out.stdout.splitlines() if line.strip()]
+    if len(verdicts) != len(transcripts):
+        sys.exit(f"shinpan check gave {len(verdicts)} verdicts for {len(transcripts)} transcripts:\n{out.stderr}")
+    return verdicts
+
+
+def close(a, b):
+    return len(a) == len(b) and all(abs(x - y) < 1e-9 for x, y in zip(a, b))
+
+
+def theirs_in_shinpan(shinpan, adapter, game, n, seed):
+    """(a) OpenSpiel's random games, judged by shinpan."""
+    rng = random.Random(seed)
+    games = [random_game(game, rng) for _ in range(n)]
+    transcripts = [transcript(adapter, adapter.to_events(steps)[0]) for steps, _ in games]
+    failures = []
+    for i, ((_, state), t, v) in enumerate(zip(games, transcripts, check(shinpan, adapter, transcripts))):
+        if v["verdict"] != "legal" or not v["finished"]:
+            failures.append(f"(a) game {i}: shinpan says {v['verdict']}, finished {v['finished']}: {v.get('violations') or v.get('errors')}")
+            continue
+        ours = adapter.returns(t["players"], v["scores"])
+        if not close(ours, state.returns()):
+            failures.append(f"(a) game {i}: returns {state.returns()} in OpenSpiel, {ours} from shinpan's scores {v['scores']}")
+    return failures
+
+
+def ours_in_openspiel(shinpan, adapter, game, n, seed):
+    """(b) `shinpan play` games, replayed in OpenSpiel."""
+    rules = GAMES / adapter.name / f"{adapter.name}.rules"
+    variants = [f"--variant={k}={json.dumps(v)}" for k, v in getattr(adapter, "variant", {}).items()]
+    out = subprocess.run(
+        [shinpan, "play", "--rules", str(rules), "--players", str(len(adapter.players)), "--seed", str(seed), "--games", str(n)]
+        + variants,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    transcripts = [json.loads(line) for line in out.stdout.splitlines() if line.strip()]
+    verdicts = check(shinpan, adapter, transcripts)
+    failures = []
+    for i, (t, v) in enumerate(zip(transcripts, verdicts)):
+        state = game.new_initial_state()
+        for k, a in enumerate(adapter.from_transcript(t)):
+            allowed = [o for o, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()
+            if state.is_terminal() or a not in allowed:
+                failures.append(f"(b) game {i} (seed {seed + i}): OpenSpiel refuses action {k} ({a}); legal: {allowed}")
+                break
+            state.apply_action(a)
+        else:
+            if not state.is_terminal():
+                failures.append(f"(b) game {i} (seed {seed + i}): OpenSpiel's game is not over")
+            elif not v["finished"]:
+                failures.append(f"(b) game {i} (seed {seed + i}): shinpan's game is not finished")
+            elif not close(adapter.returns(t["players"], v["scores"]), state.returns()):
+                failures.append(f"(b) game {i} (seed {seed + i}): returns {state.returns()} in OpenSpiel, scores {v['scores']} in shinpan")
+    return failures, len(transcripts)
+
+
+def illegal_moves(shinpan, adapter, game, n, seed):
+    """(c) one action OpenSpiel rules illegal, put into a random game: shinpan catches it there."""
+    rng = random.Random(seed)
+    cases = []
+    while len(cases) < n:
+        full, _ = random_game(game, random.Random(rng.random()))
+        decisions = sum(1 for p, _ in full if p >= 0)
+        stop = rng.randrange(decisions)
+        # Replay the same game to the chosen decision point.
+        state = game.new_initial_state()
+        prefix = []
+        seen = 0
+        for p, a in full:
+            if p >= 0:
+                if seen == stop:
+                    break
+                seen += 1
+            prefix.append((p, a))
+            state.apply_action(a)
+        bad = adapter.illegal(state, rng)
+        if bad is None:
+            continue
+        events, where = adapter.to_events(prefix + [(state.current_player(), bad)])
+        adapter.complete_pass(events, state)
+        cases.append((transcript(adapter, events), where[-1], bad, state.legal_actions()))
+    failures = []
+    verdicts = check(shinpan, adapter, [t for t, *_ in cases])
+    for i, ((t, at, bad, legal), v) in enumerate(zip(cases, verdicts)):
+        got = v["violations"][0]["event"] if v["verdict"] == "illegal" else None
+        if got != at:
+            failures.append(
+                f"(c) case {i}: action {bad} ({adapter.card(bad)}) at event {at}, OpenSpiel's legal {legal}: "
+                f"shinpan says {v['verdict']} at event {got}"
+            )
+    return failures
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--shinpan", default=str(ROOT / "target" / "release" / "shinpan"))
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("names", nargs="*", default=sorted(ADAPTERS))
+    args = parser.parse_args()
+    failures = []
+    for name in args.names:
+        adapter = ADAPTERS[name]
+        game = pyspiel.load_game(adapter.openspiel, getattr(adapter, "params", {}))
+        a = theirs_in_shinpan(args.shinpan, adapter, game, args.games, args.seed)
+        b, played = ours_in_openspiel(args.shinpan, adapter, game, args.games, args.seed)
+        c = illegal_moves(args.shinpan, adapter, game, args.games, args.seed)
+        print(f"{name}: (a) {args.games - len(a)}/{args.games} OpenSpiel games legal in shinpan with the same returns")
+        print(f"{name}: (b) {played - len(b)}/{played} shinpan games accepted by OpenSpiel with the same returns")
+        print(f"{name}: (c) {args.games - len(c)}/{args.games} illegal moves caught by shinpan at their event")
+        failures += a + b + c
+    for f in failures[:50]:
+        print(f)
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
