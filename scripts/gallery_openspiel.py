@@ -349,11 +349,119 @@ class CrazyEights:
         return False
 
 
+# ---------------------------------------------------------------------------------- euchre
+class Euchre:
+    """OpenSpiel's `euchre` (default parameters: stick the dealer, no lone defender) and
+    examples/games/euchre/euchre.rules.
+
+    OpenSpiel's actions: a chance action for the dealer's seat; 20 chance actions dealing one
+    card each, from the dealer round the table (the dealer first); one for the turned card; then
+    the calls, from the dealer's left: 24 to pass, 25-28 to name C, D, H, S; a card to discard
+    (the dealer, when the turned card was ordered up); 29 to go alone or 30 to play with the
+    partner (the maker); then the cards played. A card is rank * 4 + suit, ranks 9..A as 0..5,
+    suits C, D, H, S as 0..3; the code is the suit's letter, then the rank's character.
+    """
+
+    name = "euchre"
+    openspiel = "euchre"
+    players = ["N", "E", "S", "W"]
+
+    @staticmethod
+    def card(a):
+        return "CDHS"[a % 4] + "9TJQKA"[a // 4]
+
+    @staticmethod
+    def action(code):
+        return "9TJQKA".index(code[1]) * 4 + "CDHS".index(code[0])
+
+    def to_events(self, steps):
+        events, where = [], []
+        hands = {p: [] for p in self.players}
+        dealer, dealt, passes, called, discarded = None, 0, 0, False, False
+        for player, a in steps:
+            if dealer is None:
+                dealer = a
+                events.append({"by": "table", "dealer": self.players[a]})
+            elif dealt < 20:
+                hands[self.players[(dealer + dealt) % 4]].append(self.card(a))
+                dealt += 1
+                if dealt == 1:
+                    events.append({"by": "table", "deal": hands})
+            elif dealt == 20:
+                dealt += 1
+                events.append({"by": "table", "upcard": self.card(a)})
+            elif not called and a >= 24:
+                if a == 24:
+                    passes += 1
+                    events.append({"by": self.players[player], "pass": None})
+                else:
+                    called = "first" if passes < 4 else "second"
+                    events.append({"by": self.players[player], "call": "CDHS"[a - 25]})
+            elif called == "first" and not discarded and a < 24:
+                discarded = True
+                events.append({"by": self.players[player], "discard": self.card(a)})
+            elif a in (29, 30):
+                events.append({"by": self.players[player], "alone": a == 29})
+            else:
+                events.append({"by": self.players[player], "play": self.card(a)})
+            where.append(len(events) - 1)
+        return events, where
+
+    def complete_pass(self, events, state):
+        pass
+
+    def from_transcript(self, t):
+        seats = t["players"]
+        actions, dealer = [], 0
+        for e in t["events"]:
+            if "dealer" in e:
+                dealer = seats.index(e["dealer"])
+                actions.append(dealer)
+            elif "deal" in e:
+                for k in range(20):
+                    actions.append(self.action(e["deal"][seats[(dealer + k) % 4]][k // 4]))
+            elif "pass" in e:
+                actions.append(24)
+            elif "call" in e:
+                actions.append(25 + "CDHS".index(e["call"]))
+            elif "alone" in e:
+                actions.append(29 if e["alone"] else 30)
+            else:
+                actions.append(self.action(e.get("upcard") or e.get("discard") or e["play"]))
+        return actions
+
+    def returns(self, seats, scores):
+        return [scores[p] for p in seats]
+
+    def illegal(self, state, rng):
+        """A call out of its round, the stuck dealer's pass, the turned card as the discard, a
+        card held off the suit led, or a card not held."""
+        legal = set(state.legal_actions())
+        if legal <= {29, 30}:
+            return None  # going alone or not: both are always allowed
+        if legal <= set(range(24, 29)):
+            return rng.choice([a for a in range(24, 29) if a not in legal])
+        held = {a for a in range(24) if self._holds(state, a)} - legal
+        if held and rng.random() < 0.75:
+            return rng.choice(sorted(held))
+        return rng.choice([a for a in range(24) if a not in legal])
+
+    def _holds(self, state, a):
+        # The information state lists the hand a suit a line, spades first: "S AJ9".
+        text = state.information_state_string(state.current_player())
+        block = text.split("Hand:", 1)[1]
+        for line in block.splitlines()[1:5]:
+            if line.startswith("CDHS"[a % 4] + " ") and "9TJQKA"[a // 4] in line[2:] and "none" not in line:
+                return True
+        return False
+
+
 # Each game and player count checked: its label on the command line, and its adapter.
 ADAPTERS = {
     "hearts": Hearts(),
     "crazy-eights-2": CrazyEights(2),
     "crazy-eights-4": CrazyEights(4),
+    "euchre": Euchre(),
     "oh-hell-3": OhHell(3),
     "oh-hell-5": OhHell(5),
 }
