@@ -456,12 +456,107 @@ class Euchre:
         return False
 
 
+# ---------------------------------------------------------------------------------- spades
+class Spades:
+    """OpenSpiel's `spades` (one hand: its game-level thresholds cannot be reached in one) and
+    examples/games/spades/spades.rules under `spades_break: false` (OpenSpiel never breaks
+    spades: only a player holding nothing else leads one).
+
+    OpenSpiel has no dealer: 52 chance actions deal one card each to seats 0, 1, 2, 3, 0, ...,
+    seat 0 bids first and leads. So seat 0 is the dealer's left: the transcript's dealer is
+    OpenSpiel's seat 3, and a `shinpan play` game dealt by another player is turned round the
+    table (OpenSpiel's seat i is the (i + 1)-th player after the dealer). Bids are 52 + the bid
+    (0 is nil), then the cards played. Here a card is suit * 13 + rank (not rank * 4 + suit as in
+    OpenSpiel's other card games), ranks 2..A as 0..12, suits C, D, H, S as 0..3; the code is the
+    rank's character, then the suit (as in hearts).
+    """
+
+    name = "spades"
+    openspiel = "spades"
+    players = ["N", "E", "S", "W"]
+    variant = {"spades_break": False}
+
+    @staticmethod
+    def card(a):
+        return "23456789TJQKA"[a % 13] + "CDHS"[a // 13]
+
+    @staticmethod
+    def action(code):
+        return "CDHS".index(code[1]) * 13 + "23456789TJQKA".index(code[0])
+
+    def to_events(self, steps):
+        events, where = [], []
+        hands = {p: [] for p in self.players}
+        dealt = 0
+        for player, a in steps:
+            if dealt < 52:
+                hands[self.players[dealt % 4]].append(self.card(a))
+                dealt += 1
+                if dealt == 1:
+                    events.append({"by": "table", "dealer": self.players[3]})
+                    events.append({"by": "table", "deal": hands})
+            elif a >= 52:
+                events.append({"by": self.players[player], "bid": a - 52})
+            else:
+                events.append({"by": self.players[player], "play": self.card(a)})
+            where.append(len(events) - 1)
+        return events, where
+
+    def complete_pass(self, events, state):
+        pass
+
+    def seats(self, t):
+        """The transcript's players in OpenSpiel's seat order: from the dealer's left."""
+        players = t["players"]
+        dealer = next(players.index(e["dealer"]) for e in t["events"] if "dealer" in e)
+        return [players[(dealer + 1 + i) % 4] for i in range(4)]
+
+    def from_transcript(self, t):
+        seats = self.seats(t)
+        actions = []
+        for e in t["events"]:
+            if "deal" in e:
+                for i in range(13):
+                    for p in seats:
+                        actions.append(self.action(e["deal"][p][i]))
+            elif "bid" in e:
+                actions.append(52 + e["bid"])
+            elif "play" in e:
+                actions.append(self.action(e["play"]))
+        return actions
+
+    def returns(self, seats, scores):
+        return [scores[p] for p in seats]
+
+    def illegal(self, state, rng):
+        """A bid over what the partner left (the side's 13), a held card off suit or a spade led
+        too early, or a card not held."""
+        legal = set(state.legal_actions())
+        if min(legal) >= 52:
+            others = [a for a in range(52, 66) if a not in legal]
+            return rng.choice(others) if others else None
+        hand = [a for a in range(52) if self._holds(state, a)]
+        held = set(hand) - legal
+        if held and rng.random() < 0.75:
+            return rng.choice(sorted(held))
+        return rng.choice([a for a in range(52) if a not in legal])
+
+    def _holds(self, state, a):
+        # The observation's hand: a line a suit, "S AK3" (spades first), "none" for a void.
+        text = state.observation_string(state.current_player())
+        for line in text.splitlines():
+            if line.startswith("CDHS"[a // 13] + " ") and "23456789TJQKA"[a % 13] in line[2:] and "none" not in line:
+                return True
+        return False
+
+
 # Each game and player count checked: its label on the command line, and its adapter.
 ADAPTERS = {
     "hearts": Hearts(),
     "crazy-eights-2": CrazyEights(2),
     "crazy-eights-4": CrazyEights(4),
     "euchre": Euchre(),
+    "spades": Spades(),
     "oh-hell-3": OhHell(3),
     "oh-hell-5": OhHell(5),
 }
@@ -487,6 +582,12 @@ def random_game(game, rng, stop_at=None):
         steps.append((player, a))
         state.apply_action(a)
     return steps, state
+
+
+def seat_order(adapter, t):
+    """The transcript's players in OpenSpiel's seat order (the listed order, unless the game
+    turns the seats round)."""
+    return adapter.seats(t) if hasattr(adapter, "seats") else t["players"]
 
 
 def transcript(adapter, events):
@@ -529,7 +630,7 @@ def theirs_in_shinpan(shinpan, adapter, game, n, seed):
         if v["verdict"] != "legal" or not v["finished"]:
             failures.append(f"(a) game {i}: shinpan says {v['verdict']}, finished {v['finished']}: {v.get('violations') or v.get('errors')}")
             continue
-        ours = adapter.returns(t["players"], v["scores"])
+        ours = adapter.returns(seat_order(adapter, t), v["scores"])
         if not close(ours, state.returns()):
             failures.append(f"(a) game {i}: returns {state.returns()} in OpenSpiel, {ours} from shinpan's scores {v['scores']}")
     return failures
@@ -562,7 +663,7 @@ def ours_in_openspiel(shinpan, adapter, game, n, seed):
                 failures.append(f"(b) game {i} (seed {seed + i}): OpenSpiel's game is not over")
             elif not v["finished"]:
                 failures.append(f"(b) game {i} (seed {seed + i}): shinpan's game is not finished")
-            elif not close(adapter.returns(t["players"], v["scores"]), state.returns()):
+            elif not close(adapter.returns(seat_order(adapter, t), v["scores"]), state.returns()):
                 failures.append(f"(b) game {i} (seed {seed + i}): returns {state.returns()} in OpenSpiel, scores {v['scores']} in shinpan")
     return failures, len(transcripts)
 
