@@ -57,7 +57,8 @@ fn every_gallery_game_lints_checks_its_transcripts_and_plays_to_the_end() {
             let file = dir.join(want["file"].as_str().unwrap());
             listed.push(file.clone());
             let (_, out, err) = common::run(common::bin().args(["check", "--format", "json"]).arg(&file));
-            let got: Json = serde_json::from_str(out.trim()).unwrap_or_else(|e| panic!("{}: {e}\n{out}{err}", file.display()));
+            let got: Json =
+                serde_json::from_str(out.trim()).unwrap_or_else(|e| panic!("{}: {e}\n{out}{err}", file.display()));
             let mut keys = vec!["verdict", "finished", "scores", "winners"];
             if want["verdict"] == "illegal" {
                 keys.extend(["rule", "event"]);
@@ -77,7 +78,11 @@ fn every_gallery_game_lints_checks_its_transcripts_and_plays_to_the_end() {
                 assert!(listed.contains(&path), "{} is not in expected.jsonl", path.display());
             }
         }
-        assert!(expected.contains("\"legal\"") && expected.contains("\"illegal\""), "{}: legal and illegal", dir.display());
+        assert!(
+            expected.contains("\"legal\"") && expected.contains("\"illegal\""),
+            "{}: legal and illegal",
+            dir.display()
+        );
 
         for players in player_counts(&rules) {
             let games = GAMES.to_string();
@@ -90,7 +95,11 @@ fn every_gallery_game_lints_checks_its_transcripts_and_plays_to_the_end() {
             assert_eq!(code, 0, "play {} ({players} players):\n{err}", rules.display());
             let stats: Json = serde_json::from_str(out.trim()).unwrap();
             let endings = stats["endings"].as_object().unwrap();
-            let finished: u64 = endings.iter().filter(|(k, _)| k.ends_with(": finish") || k.ends_with(": finish now")).map(|(_, v)| v.as_u64().unwrap()).sum();
+            let finished: u64 = endings
+                .iter()
+                .filter(|(k, _)| k.ends_with(": finish") || k.ends_with(": finish now"))
+                .map(|(_, v)| v.as_u64().unwrap())
+                .sum();
             assert_eq!(finished, GAMES as u64, "{} ({players} players): endings {endings:?}", rules.display());
         }
     }
@@ -100,7 +109,10 @@ fn every_gallery_game_lints_checks_its_transcripts_and_plays_to_the_end() {
 fn openspiel_python() -> Option<PathBuf> {
     let python = common::repo().join("target/py/bin/python");
     let ok = python.exists()
-        && std::process::Command::new(&python).args(["-c", "import pyspiel"]).output().is_ok_and(|o| o.status.success());
+        && std::process::Command::new(&python)
+            .args(["-c", "import pyspiel"])
+            .output()
+            .is_ok_and(|o| o.status.success());
     ok.then_some(python)
 }
 
@@ -111,7 +123,9 @@ fn the_gallery_agrees_with_openspiel() {
             std::env::var("SHINPAN_OPENSPIEL_TEST").as_deref() != Ok("required"),
             "the OpenSpiel comparison needs pyspiel in target/py: target/py/bin/pip install --no-deps open_spiel"
         );
-        eprintln!("skipped: no pyspiel in target/py (python3 -m venv target/py && target/py/bin/pip install --no-deps open_spiel)");
+        eprintln!(
+            "skipped: no pyspiel in target/py (python3 -m venv target/py && target/py/bin/pip install --no-deps open_spiel)"
+        );
         return;
     };
     let (code, out, err) = common::run(
