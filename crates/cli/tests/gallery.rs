@@ -140,3 +140,51 @@ fn the_gallery_agrees_with_openspiel() {
     let lines: Vec<&str> = out.lines().filter(|l| l.contains(": (")).collect();
     assert!(lines.len() >= 9, "too few checks ran:\n{out}");
 }
+
+/// Big Two has no OpenSpiel counterpart: its own referee (`examples/games/big-two/referee.py`,
+/// written from the README alone, standard library only) replays `shinpan play` games with their
+/// scores, and judges games with one event changed as `shinpan check` must.
+#[test]
+fn big_two_agrees_with_its_own_referee() {
+    let python = if std::process::Command::new("python3").arg("--version").output().is_ok() {
+        "python3"
+    } else {
+        eprintln!("skipped: no python3");
+        return;
+    };
+    let scratch = common::Scratch::new("gallery-big-two");
+    let games = scratch.0.join("games.jsonl");
+    let rules = common::repo().join("examples/games/big-two/big-two.rules");
+    let (code, out, err) = common::run(
+        common::bin()
+            .args(["play", "--players", "4", "--seed", "1", "--games", &GAMES.to_string(), "--rules"])
+            .arg(&rules),
+    );
+    assert_eq!(code, 0, "{err}");
+    std::fs::write(&games, &out).unwrap();
+    let referee = common::repo().join("examples/games/big-two/referee.py");
+    for args in [vec![], vec!["--mutate".to_string(), common::exe().to_string()]] {
+        let out = std::process::Command::new(python)
+            .arg(&referee)
+            .args(&args)
+            .stdin(std::fs::File::open(&games).unwrap())
+            .output()
+            .unwrap();
+        let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        assert!(out.status.success(), "referee.py {args:?}:\n{text}");
+        if args.is_empty() {
+            // The referee's scores, one line a game, equal those shinpan's verdicts give.
+            let (_, verdicts, _) = common::run(common::bin().args(["check", "--stream"]).arg(&games));
+            let theirs: Vec<Json> =
+                String::from_utf8_lossy(&out.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+            let ours: Vec<Json> = verdicts.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+            assert_eq!(theirs.len(), GAMES);
+            for (i, (t, o)) in theirs.iter().zip(&ours).enumerate() {
+                assert_eq!(o["verdict"], "legal", "game {i}");
+                assert_eq!(&o["scores"], t, "game {i}");
+            }
+        } else {
+            assert!(text.contains(": 0 disagreements"), "{text}");
+        }
+    }
+}
