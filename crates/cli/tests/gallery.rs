@@ -1,5 +1,5 @@
-//! The gallery of classic games (`examples/games/<game>/`): each game's rules file lints clean,
-//! its transcripts get the verdicts its `expected.jsonl` says, and seeded random games at every
+//! The gallery of classic games (`examples/games/<game>/`): each game's rules file lints clean
+//! and is in `shinpan fmt`'s layout, its transcripts get the verdicts its `expected.jsonl` says, and seeded random games at every
 //! player count it allows end at a `finish`, never in a dead end. Then the games OpenSpiel also
 //! implements agree with it (`scripts/gallery_openspiel.py`): its random games judged legal here
 //! with the same returns, `shinpan play` games accepted there with the same returns, and single
@@ -49,6 +49,8 @@ fn every_gallery_game_lints_checks_its_transcripts_and_plays_to_the_end() {
 
         let (code, out, err) = common::run(common::bin().arg("lint").arg(&rules));
         assert_eq!(code, 0, "lint {}:\n{out}{err}", rules.display());
+        let (code, out, err) = common::run(common::bin().args(["fmt", "--check"]).arg(&rules));
+        assert_eq!(code, 0, "{} is not in `shinpan fmt`'s layout:\n{out}{err}", rules.display());
 
         let expected = std::fs::read_to_string(dir.join("expected.jsonl")).unwrap();
         let mut listed = vec![];
