@@ -692,14 +692,15 @@ def illegal_moves(shinpan, adapter, game, n, seed):
             continue
         events, where = adapter.to_events(prefix + [(state.current_player(), bad)])
         adapter.complete_pass(events, state)
-        cases.append((transcript(adapter, events), where[-1], bad, state.legal_actions()))
+        said = state.action_to_string(state.current_player(), bad)
+        cases.append((transcript(adapter, events), where[-1], said, state.legal_actions()))
     failures = []
     verdicts = check(shinpan, adapter, [t for t, *_ in cases])
     for i, ((t, at, bad, legal), v) in enumerate(zip(cases, verdicts)):
         got = v["violations"][0]["event"] if v["verdict"] == "illegal" else None
         if got != at:
             failures.append(
-                f"(c) case {i}: action {bad} ({adapter.card(bad)}) at event {at}, OpenSpiel's legal {legal}: "
+                f"(c) case {i}: `{bad}` at event {at}, OpenSpiel's legal {legal}: "
                 f"shinpan says {v['verdict']} at event {got}"
             )
     return failures
