@@ -550,6 +550,123 @@ class Spades:
         return False
 
 
+# ---------------------------------------------------------------------------------- cribbage
+class Cribbage:
+    """OpenSpiel's `cribbage` (two players, default parameters) and
+    examples/games/cribbage/cribbage.rules under `crib_flush_of_four: true` and
+    `openspiel_ending: true` (OpenSpiel's rulings, see the README).
+
+    OpenSpiel's actions, each deal: 12 chance actions dealing six cards to seat 0, then six to
+    seat 1; seat 0's discard, then seat 1's (one action for two cards: 52 + 52 * a + b, a the
+    lower of the two by rank, then suit); a chance action for the starter; then the play, a card
+    (0-51) or 2756 to pass (the transcript's `go`). Seat 0 deals first, the deal alternates. A
+    card is suit * 13 + rank, ranks A..K as 0..12, suits C, D, H, S as 0..3; the code is the
+    rank's character, then the suit (as OpenSpiel prints it). The returns are the points, with
+    1,000 more for the winner and 1,000 less for the loser.
+    """
+
+    name = "cribbage"
+    openspiel = "cribbage"
+    players = ["p0", "p1"]
+    variant = {"crib_flush_of_four": True, "openspiel_ending": True}
+    go = 2756
+
+    @staticmethod
+    def card(a):
+        return "A23456789TJQK"[a % 13] + "CDHS"[a // 13]
+
+    @staticmethod
+    def action(code):
+        return "CDHS".index(code[1]) * 13 + "A23456789TJQK".index(code[0])
+
+    def to_events(self, steps):
+        events, where = [], []
+        hands = None
+        dealt = 12
+        for player, a in steps:
+            if player < 0 and dealt == 12:
+                # A new deal: the deal event is filled as its cards come.
+                hands = {p: [] for p in self.players}
+                dealt = 0
+                events.append({"by": "table", "deal": hands})
+            if player < 0 and dealt < 12:
+                hands[self.players[dealt // 6]].append(self.card(a))
+                dealt += 1
+                if dealt == 12:
+                    dealt = 13
+            elif player < 0:
+                events.append({"by": "table", "starter": self.card(a)})
+                dealt = 12
+            elif a == self.go:
+                events.append({"by": self.players[player], "go": None})
+            elif a >= 52:
+                pair = [self.card((a - 52) // 52), self.card((a - 52) % 52)]
+                events.append({"by": self.players[player], "discard": pair})
+            else:
+                events.append({"by": self.players[player], "play": self.card(a)})
+            where.append(len(events) - 1)
+        return events, where
+
+    def complete_pass(self, events, state):
+        pass
+
+    @staticmethod
+    def order(c):
+        return ("A23456789TJQK".index(c[0]), "CDHS".index(c[1]))
+
+    def from_transcript(self, t):
+        seats = t["players"]
+        actions = []
+        for e in t["events"]:
+            if "deal" in e:
+                actions.extend(self.action(c) for p in seats for c in e["deal"][p])
+            elif "discard" in e:
+                a, b = sorted(e["discard"], key=self.order)
+                actions.append(52 + 52 * self.action(a) + self.action(b))
+            elif "starter" in e:
+                actions.append(self.action(e["starter"]))
+            elif "play" in e:
+                actions.append(self.action(e["play"]))
+            elif "go" in e:
+                actions.append(self.go)
+        return actions
+
+    def returns(self, seats, scores):
+        # The winner is the first seat at 121 or more (the show counts every hand first).
+        won = next((p for p in seats if scores[p] >= 121), None)
+        if won is None:
+            return [scores[p] for p in seats]
+        return [scores[p] + (1000 if p == won else -1000) for p in seats]
+
+    def illegal(self, state, rng):
+        """A held card that would pass 31, a go by a player who can play, a discard with a card
+        not held, or a card not held."""
+        legal = set(state.legal_actions())
+        hand = self._hand(state)
+        if min(legal) >= 52 and self.go not in legal:
+            # The discard: two cards, one of them (or both) not held.
+            others = [a for a in range(52) if a not in hand]
+            a = rng.choice(others)
+            b = rng.choice(hand + others)
+            if a == b:
+                return None
+            lo, hi = sorted([a, b], key=lambda x: self.order(self.card(x)))
+            return 52 + 52 * lo + hi
+        held = set(hand) - legal
+        r = rng.random()
+        if held and r < 0.5:
+            return rng.choice(sorted(held))
+        if self.go not in legal and r < 0.75:
+            return self.go
+        return rng.choice([a for a in range(52) if a not in legal and a not in hand])
+
+    def _hand(self, state):
+        for line in state.observation_string(state.current_player()).splitlines():
+            if line.startswith("Hand:"):
+                return [self.action(c) for c in line[5:].split()]
+        return []
+
+
 # Each game and player count checked: its label on the command line, and its adapter.
 ADAPTERS = {
     "hearts": Hearts(),
@@ -557,6 +674,7 @@ ADAPTERS = {
     "crazy-eights-4": CrazyEights(4),
     "euchre": Euchre(),
     "spades": Spades(),
+    "cribbage": Cribbage(),
     "oh-hell-3": OhHell(3),
     "oh-hell-5": OhHell(5),
 }
