@@ -667,6 +667,142 @@ class Cribbage:
         return []
 
 
+# ---------------------------------------------------------------------------------- gin rummy
+class GinRummy:
+    """OpenSpiel's `gin_rummy` (default parameters: knock card 10, gin and undercut bonus 25)
+    and examples/games/gin-rummy/gin-rummy.rules under `undercut_on_tie: false` and `exact_knock: false`.
+
+    OpenSpiel's actions: 20 chance actions dealing ten cards to seat 0, then ten to seat 1, one
+    for the upcard; then 52 to take the upcard, 53 to draw from the stock (followed by the
+    chance action of the card drawn), 54 to pass, 55 to knock, a card (0-51) to discard (or,
+    after the knocker has laid their melds, to lay off), 56 + a meld's number to lay a meld.
+    A card is suit * 13 + rank, ranks A..K as 0..12, suits s, c, d, h as 0..3; the code is the
+    rank's character, then the suit (as OpenSpiel prints it). A meld's number: a set of three
+    rank * 5 + the missing suit, of four rank * 5 + 4; a run of three 65 + suit * 11 + its lowest
+    rank, of four 109 + suit * 10 + rank, of five 149 + suit * 9 + rank.
+
+    Random play almost never knocks (a random player keeps 10 points or less of deadwood
+    rarely), so the random OpenSpiel games here knock whenever they may (`policy`): the knock,
+    the discard after it, the melds, layoffs and scores are what needs checking.
+    """
+
+    name = "gin-rummy"
+    openspiel = "gin_rummy"
+    players = ["p0", "p1"]
+    variant = {"undercut_on_tie": False, "exact_knock": False}
+    ranks = "A23456789TJQK"
+    suits = "scdh"
+
+    def card(self, a):
+        return self.ranks[a % 13] + self.suits[a // 13]
+
+    def action(self, code):
+        return self.suits.index(code[1]) * 13 + self.ranks.index(code[0])
+
+    def meld_id(self, codes):
+        cards = sorted((self.action(c) for c in codes), key=lambda a: (a % 13, a))
+        rank, suits = cards[0] % 13, {a // 13 for a in cards}
+        if all(a % 13 == rank for a in cards):
+            if len(cards) == 4:
+                return rank * 5 + 4
+            return rank * 5 + next(s for s in range(4) if s not in suits)
+        suit = cards[0] // 13
+        base = {3: (65, 11), 4: (109, 10), 5: (149, 9)}[len(cards)]
+        return base[0] + suit * base[1] + rank
+
+    def meld_cards(self, i):
+        if not hasattr(self, "_melds"):
+            self._melds = {}
+            for r in range(13):
+                for missing in range(4):
+                    self._melds[r * 5 + missing] = [s * 13 + r for s in range(4) if s != missing]
+                self._melds[r * 5 + 4] = [s * 13 + r for s in range(4)]
+            for k, (base, per) in {3: (65, 11), 4: (109, 10), 5: (149, 9)}.items():
+                for s in range(4):
+                    for r in range(14 - k):
+                        self._melds[base + s * per + r] = [s * 13 + r + j for j in range(k)]
+        return [self.card(a) for a in self._melds[i]]
+
+    @staticmethod
+    def policy(state, rng):
+        legal = state.legal_actions()
+        if 55 in legal and rng.random() < 0.9:
+            return 55
+        return rng.choice(legal)
+
+    def to_events(self, steps):
+        events, where = [], []
+        hands = {p: [] for p in self.players}
+        dealt, knocker, laid = 0, None, False
+        for player, a in steps:
+            if player < 0 and dealt < 20:
+                hands[self.players[dealt // 10]].append(self.card(a))
+                dealt += 1
+                if dealt == 1:
+                    events.append({"by": "table", "deal": hands})
+            elif player < 0 and dealt == 20:
+                dealt += 1
+                events.append({"by": "table", "upcard": self.card(a)})
+            elif player < 0:
+                events.append({"by": "table", "drawn": self.card(a)})
+            else:
+                by = self.players[player]
+                if a < 52:
+                    kind = "layoff" if laid and player != knocker else "discard"
+                    events.append({"by": by, kind: self.card(a)})
+                elif a == 52:
+                    events.append({"by": by, "take": None})
+                elif a == 53:
+                    events.append({"by": by, "draw": None})
+                elif a == 54:
+                    if knocker == player:
+                        laid = True
+                    events.append({"by": by, "pass": None})
+                elif a == 55:
+                    if knocker is None:
+                        knocker = player
+                    events.append({"by": by, "knock": None})
+                else:
+                    events.append({"by": by, "meld": self.meld_cards(a - 56)})
+            where.append(len(events) - 1)
+        return events, where
+
+    def complete_pass(self, events, state):
+        pass
+
+    def from_transcript(self, t):
+        seats = t["players"]
+        actions = []
+        simple = {"take": 52, "draw": 53, "pass": 54, "knock": 55}
+        for e in t["events"]:
+            if "deal" in e:
+                actions.extend(self.action(c) for p in seats for c in e["deal"][p])
+            elif "meld" in e:
+                actions.append(56 + self.meld_id(e["meld"]))
+            else:
+                key = next(k for k in e if k != "by")
+                actions.append(simple[key] if key in simple else self.action(e[key]))
+        return actions
+
+    def returns(self, seats, scores):
+        return [scores[p] for p in seats]
+
+    def illegal(self, state, rng):
+        """A knock, pass, take or draw where OpenSpiel has none; a held card that may not be
+        discarded or laid off; a meld of held cards that may not be laid; or a card not held."""
+        legal = set(state.legal_actions())
+        hand = json.loads(state.to_json())["hands"][state.current_player()]
+        held = [self.action(c) for c in hand]
+        melds = [56 + i for i in range(185) if set(self.meld_cards(i)) <= set(hand)]
+        r = rng.random()
+        pool = [a for a in range(52, 56) if a not in legal] if r < 0.3 else []
+        if not pool and r < 0.6:
+            pool = [a for a in held + melds if a not in legal]
+        if not pool:
+            pool = [a for a in range(52) if a not in held and a not in legal]
+        return rng.choice(pool) if pool else None
+
+
 # Each game and player count checked: its label on the command line, and its adapter.
 ADAPTERS = {
     "hearts": Hearts(),
@@ -675,14 +811,16 @@ ADAPTERS = {
     "euchre": Euchre(),
     "spades": Spades(),
     "cribbage": Cribbage(),
+    "gin-rummy": GinRummy(),
     "oh-hell-3": OhHell(3),
     "oh-hell-5": OhHell(5),
 }
 
 
 # ---------------------------------------------------------------------------------- checks
-def random_game(game, rng, stop_at=None):
-    """A random OpenSpiel game: (steps, state). With `stop_at`, stop at that decision point."""
+def random_game(game, rng, stop_at=None, policy=None):
+    """A random OpenSpiel game: (steps, state). With `stop_at`, stop at that decision point.
+    `policy(state, rng)` picks a decision's action instead of a uniform choice (an adapter's)."""
     state = game.new_initial_state()
     steps = []
     decisions = 0
@@ -696,7 +834,7 @@ def random_game(game, rng, stop_at=None):
                 return steps, state
             decisions += 1
             player = state.current_player()
-            a = rng.choice(state.legal_actions())
+            a = policy(state, rng) if policy else rng.choice(state.legal_actions())
         steps.append((player, a))
         state.apply_action(a)
     return steps, state
@@ -741,7 +879,7 @@ def close(a, b):
 def theirs_in_shinpan(shinpan, adapter, game, n, seed):
     """(a) OpenSpiel's random games, judged by shinpan."""
     rng = random.Random(seed)
-    games = [random_game(game, rng) for _ in range(n)]
+    games = [random_game(game, rng, policy=getattr(adapter, "policy", None)) for _ in range(n)]
     transcripts = [transcript(adapter, adapter.to_events(steps)[0]) for steps, _ in games]
     failures = []
     for i, ((_, state), t, v) in enumerate(zip(games, transcripts, check(shinpan, adapter, transcripts))):
@@ -791,7 +929,7 @@ def illegal_moves(shinpan, adapter, game, n, seed):
     rng = random.Random(seed)
     cases = []
     while len(cases) < n:
-        full, _ = random_game(game, random.Random(rng.random()))
+        full, _ = random_game(game, random.Random(rng.random()), policy=getattr(adapter, "policy", None))
         decisions = sum(1 for p, _ in full if p >= 0)
         stop = rng.randrange(decisions)
         # Replay the same game to the chosen decision point.
