@@ -17,6 +17,7 @@ one line a game and check. The mapping between the two vocabularies is in each g
 """
 
 import argparse
+import collections
 import json
 import random
 import subprocess
@@ -803,6 +804,199 @@ class GinRummy:
         return rng.choice(pool) if pool else None
 
 
+# ---------------------------------------------------------------------------------- dou dizhu
+class DouDizhu:
+    """OpenSpiel's `dou_dizhu` and examples/games/dou-dizhu/dou-dizhu.rules.
+
+    OpenSpiel's actions: a chance action 0-50 for the position of the card turned face up in
+    the deal, then 51 chance actions 51 + card dealing one card each to seats 0, 1, 2, 0, ...
+    (the face-up card is the one dealt at that position; its holder bids first); bids 0 (pass)
+    to 3; then plays: 0 passes, 4 and up are patterns of ranks (suits do not matter there), the
+    rocket last. A card is suit * 13 + rank (ranks 3..2 as 0..12, suits C, D, H, S as 0..3), the
+    black-and-white joker 52, the coloured one 53; the code is the suit, then the rank (C3, ST),
+    jokers (BWJ) and (CJ), as OpenSpiel writes them. A play names ranks; converted, it takes
+    the player's first held cards of those ranks. An airplane with kickers (OpenSpiel writes
+    it `888999-KK`) is the transcript's `airplane` {trios, kickers}, so that 333444555666 as
+    a chain of four trios and as three trios with three kickers stay apart.
+    """
+
+    name = "dou-dizhu"
+    openspiel = "dou_dizhu"
+    players = ["p0", "p1", "p2"]
+    rank_chars = "3456789TJQKA2"
+
+    def card(self, c):
+        if c >= 52:
+            return ["(BWJ)", "(CJ)"][c - 52]
+        return "CDHS"[c // 13] + self.rank_chars[c % 13]
+
+    def cid(self, code):
+        if code.startswith("("):
+            return 52 if code == "(BWJ)" else 53
+        return "CDHS".index(code[0]) * 13 + self.rank_chars.index(code[1])
+
+    def rank(self, code):
+        return 13 + ["(BWJ)", "(CJ)"].index(code) if code.startswith("(") else self.rank_chars.index(code[1])
+
+    def ranks_of(self, text):
+        out, i = [], 0
+        while i < len(text):
+            if text[i] == "(":
+                j = text.index(")", i)
+                out.append(13 if text[i:j + 1] == "(BWJ)" else 14)
+                i = j + 1
+            else:
+                out.append(self.rank_chars.index(text[i]))
+                i += 1
+        return out
+
+    def _table(self):
+        if not hasattr(self, "_ids"):
+            game = pyspiel.load_game(self.openspiel)
+            state = game.new_initial_state()
+            self._ids, self._text = {}, {}
+            for a in range(4, game.num_distinct_actions()):
+                text = state.action_to_string(0, a)
+                if "-" in text:
+                    trios, kickers = text.split("-")
+                    key = ("plane", tuple(sorted(self.ranks_of(trios))), tuple(sorted(self.ranks_of(kickers))))
+                else:
+                    key = ("play", tuple(sorted(self.ranks_of(text))))
+                self._ids[key] = a
+                self._text[a] = text
+        return self._ids, self._text
+
+    def take(self, hand, ranks):
+        """Cards of the hand for these ranks (the first held ones; a card of another hand
+        where the hand has too few)."""
+        cards = []
+        for r in ranks:
+            mine = [c for c in hand if self.rank(c) == r and c not in cards]
+            if mine:
+                cards.append(mine[0])
+            else:
+                cards.append(next(self.card(x) for x in range(54) if self.rank(self.card(x)) == r and self.card(x) not in hand and self.card(x) not in cards))
+        return cards
+
+    def to_events(self, steps):
+        _, texts = self._table()
+        events, where = [], []
+        hands = {p: [] for p in self.players}
+        pos, dealt, kitty, dizhu, faceup = None, [], None, None, None
+        for player, a in steps:
+            if pos is None:
+                pos = a
+                events.append({"by": "table", "deal": hands})
+            elif len(dealt) < 51:
+                code = self.card(a - 51)
+                dealt.append(code)
+                hands[self.players[(len(dealt) - 1) % 3]].append(code)
+                if len(dealt) - 1 == pos:
+                    faceup = code
+                if len(dealt) == 51:
+                    events.append({"by": "table", "faceup": faceup})
+                    kitty = [self.card(c) for c in range(54) if self.card(c) not in dealt]
+                    live = {p: list(h) for p, h in hands.items()}
+            elif dizhu is None and not any("play" in e or "airplane" in e or "pass" in e for e in events) and self._bidding(events, player, a):
+                events.append({"by": self.players[player], "bid": a})
+            else:
+                by = self.players[player]
+                if dizhu is None:
+                    dizhu = by
+                    live[by] += kitty
+                if a == 0:
+                    events.append({"by": by, "pass": None})
+                else:
+                    text = texts[a]
+                    if "-" in text:
+                        trios, kickers = text.split("-")
+                        t = self.take(live[by], self.ranks_of(trios))
+                        k = self.take([c for c in live[by] if c not in t], self.ranks_of(kickers))
+                        events.append({"by": by, "airplane": {"trios": t, "kickers": k}})
+                        cards = t + k
+                    else:
+                        cards = self.take(live[by], self.ranks_of(text))
+                        events.append({"by": by, "play": cards})
+                    for c in cards:
+                        if c in live[by]:
+                            live[by].remove(c)
+            where.append(len(events) - 1)
+        return events, where
+
+    def _bidding(self, events, player, a):
+        """Whether this decision is still a bid: the auction ends at a 3, at two passes after a
+        bid, or at three passes."""
+        bids = [e["bid"] for e in events if "bid" in e]
+        high = max(bids, default=0)
+        if high == 3:
+            return False
+        tail = 0
+        for b in reversed(bids):
+            if b != 0:
+                break
+            tail += 1
+        if high > 0 and tail >= 2:
+            return False
+        return True
+
+    def complete_pass(self, events, state):
+        pass
+
+    def from_transcript(self, t):
+        ids, _ = self._table()
+        seats = t["players"]
+        actions = []
+        for e in t["events"]:
+            if "deal" in e:
+                order = [e["deal"][seats[i % 3]][i // 3] for i in range(51)]
+            elif "faceup" in e:
+                actions.append(order.index(e["faceup"]))
+                actions.extend(51 + self.cid(c) for c in order)
+            elif "bid" in e:
+                actions.append(e["bid"])
+            elif "pass" in e:
+                actions.append(0)
+            elif "play" in e:
+                actions.append(ids[("play", tuple(sorted(self.rank(c) for c in e["play"])))])
+            elif "airplane" in e:
+                a = e["airplane"]
+                key = ("plane", tuple(sorted(self.rank(c) for c in a["trios"])), tuple(sorted(self.rank(c) for c in a["kickers"])))
+                actions.append(ids[key])
+        return actions
+
+    def returns(self, seats, scores):
+        return [scores[p] for p in seats]
+
+    def illegal(self, state, rng):
+        """A bid not over the last, a pass to lead, a pattern of held ranks that may not be played
+        there, or any other pattern (mostly of cards not held)."""
+        ids, texts = self._table()
+        legal = set(state.legal_actions())
+        if max(legal) <= 3 and len(legal) > 1:
+            # The auction (a pass alone is the play after a rocket).
+            others = [a for a in range(4) if a not in legal]
+            return rng.choice(others) if others else None
+        if 0 not in legal and rng.random() < 0.2:
+            return 0
+        counts = self._counts(state)
+        if rng.random() < 0.6:
+            held = [a for k, a in ids.items() if k[0] == "play" and a not in legal and self._fits(counts, k[1])]
+            if held:
+                return rng.choice(held)
+        return rng.choice([a for a in range(4, max(texts) + 1) if a not in legal])
+
+    def _counts(self, state):
+        """The player's ranks and how many of each, from the observation's `My hand` line."""
+        for line in state.observation_string(state.current_player()).splitlines():
+            if line.startswith("My hand"):
+                return collections.Counter(self.ranks_of(line[len("My hand"):].strip()))
+        return collections.Counter()
+
+    @staticmethod
+    def _fits(counts, ranks):
+        return all(counts[r] >= n for r, n in collections.Counter(ranks).items())
+
+
 # Each game and player count checked: its label on the command line, and its adapter.
 ADAPTERS = {
     "hearts": Hearts(),
@@ -812,6 +1006,7 @@ ADAPTERS = {
     "spades": Spades(),
     "cribbage": Cribbage(),
     "gin-rummy": GinRummy(),
+    "dou-dizhu": DouDizhu(),
     "oh-hell-3": OhHell(3),
     "oh-hell-5": OhHell(5),
 }

@@ -141,8 +141,8 @@ fn the_gallery_agrees_with_openspiel() {
     // Every game and check reported all its cases agreeing.
     let lines: Vec<&str> = out.lines().filter(|l| l.contains(": (")).collect();
     assert!(lines.len() >= 9, "too few checks ran:\n{out}");
-    // The games checked include each two-player game with its own adapter.
-    for game in ["cribbage", "gin-rummy"] {
+    // The games checked include cribbage, gin rummy and dou dizhu, each with its own adapter.
+    for game in ["cribbage", "gin-rummy", "dou-dizhu"] {
         let ran = lines.iter().filter(|l| l.starts_with(&format!("{game}: ("))).count();
         assert_eq!(ran, 3, "{game}: the three checks did not all run:\n{out}");
     }
