@@ -229,6 +229,25 @@ fn a_flow_that_always_finishes_is_not_warned_about() {
     // A `due` step that can finish, run while a loop's choice waits.
     let due = "due over when flips > 2 {\n  finish now\n}";
     quiet(&format!("while true {{\n  {TURN}\n}}"), due);
+    // A record open at every waiting point that can end the game.
+    let always = "always flip(c) by players[1] when flips > 2 {\n  finish\n}";
+    quiet(&format!("while true {{\n  {TURN}\n}}"), always);
+    // A cost of a move let stand that finishes, in a loop.
+    let stand = "choose {\n  flip(c) by players[0] {\n    require c.face == 1 else r \"tails\" costs {\n      finish\n    }\n  }\n}";
+    let text = flowing(&format!("while flips < 2 {{\n  {stand}\n}}"), "");
+    assert_eq!(warnings(&text.replace("rule r \"unused\"", "rule r \"unused\" stands")), []);
+}
+
+#[test]
+fn a_loop_left_from_inside_a_choice_is_a_way_out() {
+    let leave = "choose {\n    flip(c) by players[0] {\n      break\n    }\n  }";
+    let text = flowing(&format!("loop {{\n  {leave}\n}}"), "");
+    assert!(warnings(&text)[0].1[0].starts_with("loop {"), "{:?}", warnings(&text));
+    // Without the `break`, the loop never comes out.
+    assert_eq!(warnings(&text.replace("      break\n", "      flips += 1\n")), []);
+    // Nor does a `break` of an inner loop take the outer one out.
+    let inner = format!("loop {{\n  for p in players {{\n    {TURN}\n    break\n  }}\n}}");
+    assert_eq!(warnings(&flowing(&inner, "")), []);
 }
 
 #[test]

@@ -149,7 +149,8 @@ impl<'p> Walk<'p> {
             St::If(_, yes, no) => self.can_finish(yes) || self.can_finish(no),
             St::While(_, body) | St::For { body, .. } | St::Loop(body) => self.can_finish(body),
             St::Choose(c) => {
-                let mut ways = c.branches.iter().map(|b| &b.effects).chain(c.otherwise.iter());
+                // A check's cost (a move let stand) runs among the checks.
+                let mut ways = c.branches.iter().flat_map(|b| [&b.checks, &b.effects]).chain(c.otherwise.iter());
                 ways.any(|w| self.can_finish(w)) || self.outside_flow_can_finish()
             }
             St::Settle => self.outside_flow_can_finish(),
@@ -184,7 +185,7 @@ impl<'p> Walk<'p> {
         self.outside_flow = Some(false);
         let prog = self.prog;
         let finishes = prog.dues.iter().any(|d| self.sometimes_finishes(d.proc_))
-            || prog.always.iter().any(|b| self.can_finish(&b.effects));
+            || prog.always.iter().any(|b| self.can_finish(&b.checks) || self.can_finish(&b.effects));
         self.outside_flow = Some(finishes);
         finishes
     }

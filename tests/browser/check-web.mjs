@@ -202,6 +202,15 @@ await page.screenshot({ path: `${out}/edit-error.png` });
 await area.fill(good);
 await page.waitForFunction(() => document.body.dataset.lint === "ok");
 expect((await page.locator("#lint li").count()) === 0, "the fixed rules still show problems");
+// A flow that can end without `finish` compiles, with a warning.
+await area.fill(good.replace(plan.edit.unfinish, ""));
+await page.waitForFunction(() => document.body.dataset.lint === "warnings");
+const warned = await page.locator("#lint li").allInnerTexts();
+expect(warned.length === 1 && warned[0].includes("shinpan::spec::no-finish"), `no warning about the flow: ${warned.join(" | ")}`);
+expect((await page.locator("#lint-status").innerText()).includes("compiles, with 1 warning"), "the status does not count the warning");
+await page.screenshot({ path: `${out}/edit-warning.png` });
+await area.fill(good);
+await page.waitForFunction(() => document.body.dataset.lint === "ok");
 
 // Random games with play --stats's figures.
 await page.locator('.tab[data-tab="play"]').click();

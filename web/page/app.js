@@ -435,7 +435,8 @@ function lintNow() {
   const began = performance.now();
   const found = JSON.parse(engine.lint(name, $("rules-text").value));
   const took = Math.round(performance.now() - began);
-  lastDiagnostics = found.ok ? [] : found.diagnostics;
+  // A file that compiles may still have warnings (a flow that can end without `finish`).
+  lastDiagnostics = found.ok ? found.warnings : found.diagnostics;
   lastLint = found;
   $("lint-needs").textContent = found.needs || "";
   $("lint-needs").hidden = !found.needs;
@@ -444,7 +445,7 @@ function lintNow() {
   for (const d of lastDiagnostics) {
     const li = document.createElement("li");
     const head = document.createElement("div");
-    head.className = "where";
+    head.className = found.ok ? "where warning" : "where";
     head.textContent = `${d.file}:${d.line}:${d.column} ${d.code}: ${d.message}`;
     const pre = document.createElement("pre");
     pre.textContent = d.text;
@@ -452,11 +453,15 @@ function lintNow() {
     li.addEventListener("click", () => goTo(d));
     list.append(li);
   }
-  $("lint-status").textContent = found.ok
-    ? `${name}: ok (${found.cards} cards; checked in ${took} ms)`
-    : `${name}: ${lastDiagnostics.length} problem${lastDiagnostics.length === 1 ? "" : "s"}`;
-  $("lint-status").className = found.ok ? "good" : "bad";
-  document.body.dataset.lint = found.ok ? "ok" : "errors";
+  const count = (n, what) => `${n} ${what}${n === 1 ? "" : "s"}`;
+  const warned = found.ok && lastDiagnostics.length > 0;
+  $("lint-status").textContent = !found.ok
+    ? `${name}: ${count(lastDiagnostics.length, "problem")}`
+    : warned
+      ? `${name}: compiles, with ${count(lastDiagnostics.length, "warning")} (${found.cards} cards)`
+      : `${name}: ok (${found.cards} cards; checked in ${took} ms)`;
+  $("lint-status").className = !found.ok ? "bad" : warned ? "warned" : "good";
+  document.body.dataset.lint = !found.ok ? "errors" : warned ? "warnings" : "ok";
   gutter();
   if ($("rules-pick").value === EDITOR) useRules();
 }

@@ -467,7 +467,10 @@ fn rules_error_text(e: &RulesError) -> String {
 pub fn lint(label: &str, text: &str) -> String {
     let (linted, looked) = among_opened(|| shinpan::editor::lint(label, text, Path::new("")));
     match linted {
-        Ok(checked) => json!({"ok": true, "cards": checked.cards.len(), "uses": looked.found}).to_string(),
+        Ok(checked) => {
+            let warnings: Vec<Value> = checked.warnings.iter().map(diagnostic_json).collect();
+            json!({"ok": true, "cards": checked.cards.len(), "warnings": warnings, "uses": looked.found}).to_string()
+        }
         Err(diags) => {
             let found: Vec<Value> = diags.iter().map(diagnostic_json).collect();
             let needs = missing_words(label, &looked.missing);

@@ -179,7 +179,7 @@ fn the_page_judges_as_the_command_line_does() {
         "malformed": root().join("fixtures/malformed/unclosed-mapping.yaml"),
         "record": root().join("fixtures/records/messy.pbn"),
         "edit": {"game": "hangover", "find": "zip_map(players, chunks(", "replace": "zip_map(playerz, chunks(",
-                 "code": "shinpan::spec::unknown-name"},
+                 "code": "shinpan::spec::unknown-name", "unfinish": "  if finished() {\n    finish\n  }\n"},
         "fixtures": fixtures,
         "bench": bench_lines,
     });
