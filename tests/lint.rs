@@ -229,6 +229,14 @@ fn a_flow_that_always_finishes_is_not_warned_about() {
     // A `due` step that can finish, run while a loop's choice waits.
     let due = "due over when flips > 2 {\n  finish now\n}";
     quiet(&format!("while true {{\n  {TURN}\n}}"), due);
+    // A `due` step run by `settle`, and a loop inside the loop that finishes.
+    quiet("while flips < 2 {\n  flips += 1\n  settle\n}", due);
+    quiet(
+        &format!(
+            "while flips < 2 {{\n  for p in players {{\n    {TURN}\n    if flips == 2 {{\n      finish\n    }}\n  }}\n}}"
+        ),
+        "",
+    );
     // A record open at every waiting point that can end the game.
     let always = "always flip(c) by players[1] when flips > 2 {\n  finish\n}";
     quiet(&format!("while true {{\n  {TURN}\n}}"), always);
