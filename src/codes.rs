@@ -37,6 +37,9 @@ pub const RUNTIME: &str = "shinpan::spec::runtime";
 pub const FUEL: &str = "shinpan::spec::fuel";
 /// The rules ask for more than the engine holds (players, cards, nesting of values).
 pub const LIMIT: &str = "shinpan::spec::limit";
+/// A random game (`shinpan play`) reached a waiting point where no action is legal before the
+/// game finished: a bug of the rules.
+pub const DEAD_END: &str = "shinpan::spec::dead-end";
 /// `shinpan fmt` could not lay a file out without changing its meaning (a bug to report).
 pub const FORMAT: &str = "shinpan::spec::format";
 

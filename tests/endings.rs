@@ -47,3 +47,25 @@ fn a_game_is_credited_to_the_finish_it_ran_first() {
     }
     assert!(found.iter().any(|(e, _)| e.starts_with(&format!("dead.rules:{finish_line}: finish"))), "{found:?}");
 }
+
+/// `play` of one game says where a dead end is: the `choose` that waits for nothing, as a
+/// diagnostic of the rules; a game that finishes, or stops at the cap, has none.
+#[test]
+fn a_dead_end_is_reported_at_its_choose() {
+    let dead = game(false).replace("always go(x) by players[1] when n >= 1 {\n  finish now\n}\n", "");
+    let rules = shinpan::Rules::from_text("dead.rules", &dead, Path::new(".")).unwrap();
+    let (transcript, stuck) = rules.play_one_or_dead_end(2, 0, 1_000).unwrap();
+    assert_eq!(transcript.lines().filter(|l| l.starts_with("  - ")).count(), 1, "{transcript}");
+    let d = stuck.expect("a dead end");
+    assert_eq!(d.code, shinpan::codes::DEAD_END);
+    let (span, label) = &d.labels[0];
+    assert_eq!(&dead[span.clone()], "choose");
+    assert_eq!(label, "the rules wait here");
+    // The second `choose`, not the first.
+    assert!(span.start > dead.find("choose").unwrap(), "{span:?}");
+    // Cut at the cap first: no dead end.
+    assert!(rules.play_one_or_dead_end(2, 0, 1).unwrap().1.is_none());
+    // A game that finishes before it: none either.
+    let rules = shinpan::Rules::from_text("dead.rules", &game(true), Path::new(".")).unwrap();
+    assert!(rules.play_one_or_dead_end(2, 0, 1_000).unwrap().1.is_none());
+}

@@ -94,3 +94,33 @@ fn lets_nested_too_deep_are_refused_before_parsing() {
     let text = game(&flat, "0").replace("require c.face", &("let z = 1\n      ".repeat(80) + "require c.face"));
     assert_eq!(codes(&text), Vec::<String>::new());
 }
+
+#[test]
+fn a_card_is_named_by_its_code() {
+    assert_eq!(score("", "if Coin(\"H\") == first(Coin) then Coin(\"T\").face + 5 else 0"), Ok(5));
+    assert_eq!(score("", "len([c for c in Coin where c != Coin(\"T\")])"), Ok(1));
+    // A code the kind does not have, or not one code in quotes.
+    assert_eq!(codes(&game("", "len([Coin(\"X\")])")), ["unknown-name"]);
+    assert_eq!(codes(&game("", "len([Coin(\"{1}\")])")), ["type-mismatch"]);
+    assert_eq!(codes(&game("", "len([Coin(\"H\", \"T\")])")), ["type-mismatch"]);
+    // It is a card of its kind: comparing it with a string is a type error.
+    assert_eq!(codes(&game("", "if Coin(\"H\") == \"H\" then 1 else 0")), ["type-mismatch"]);
+}
+
+#[test]
+fn players_n_is_exactly_n_and_extends_takes_a_bare_path() {
+    let text = game("", "len(players)").replace("players 2..2", "players 2");
+    let program = shinpan::compile("t.rules", &text).unwrap();
+    assert_eq!(program.players, (2, 2));
+    assert_eq!(codes(&game("", "0").replace("players 2..2", "players 0")), ["limit"]);
+    // `extends` with a path and no quotes reads the file beside it.
+    let dir = std::env::temp_dir().join(format!("shinpan-extends-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("base")).unwrap();
+    std::fs::write(dir.join("base/parent.rules"), game("", "7")).unwrap();
+    for line in ["extends base/parent.rules", "extends \"base/parent.rules\""] {
+        let child = format!("{line}\ngame child\n");
+        let rules = shinpan::Rules::from_text("child.rules", &child, &dir).unwrap();
+        assert_eq!(rules.game().unwrap(), "child", "{line}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -52,6 +52,12 @@ fn spec_diagnostics() {
                 assert!(diags.iter().any(|d| d.code.ends_with(code)), "{label} does not give `{code}`");
                 diags.iter().map(render_plain).collect::<String>()
             }
+            // A dead end shows in a random game: the first seed's, of the fewest players.
+            Ok(program) if code == "dead-end" => {
+                let rules = shinpan::Rules::from_text(label, &text, std::path::Path::new(".")).unwrap();
+                let (_, stuck) = rules.play_one_or_dead_end(program.players.0 as usize, 0, 1_000).unwrap();
+                render_plain(&stuck.unwrap_or_else(|| panic!("{label} plays without a dead end")))
+            }
             // A rules file that compiles must fail when run (the runaway loop).
             Ok(program) => {
                 let tx = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/runaway/endless-loop.yaml");
@@ -73,8 +79,14 @@ fn spec_diagnostics() {
 fn spec_diagnostics_point_into_the_file() {
     insta::glob!("../fixtures/spec", "*.rules", |path| {
         let text = std::fs::read_to_string(path).unwrap();
+        let dead_end = path.file_stem().and_then(|s| s.to_str()).is_some_and(|s| s.starts_with("dead-end"));
         let diags = match shinpan::compile("x.rules", &text) {
             Err(diags) => diags,
+            Ok(program) if dead_end => {
+                let rules = shinpan::Rules::from_text("x.rules", &text, std::path::Path::new(".")).unwrap();
+                let (_, stuck) = rules.play_one_or_dead_end(program.players.0 as usize, 0, 1_000).unwrap();
+                stuck.into_iter().collect()
+            }
             Ok(_) => {
                 let tx = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/runaway/endless-loop.yaml");
                 Checker::new(Some(path.display().to_string())).check_path(&tx).spec_errors

@@ -385,7 +385,11 @@ impl<'p> Machine<'p> {
                 break;
             }
         }
-        let Some(((b, actor, arg, ambient), own)) = chosen else { return Ok(Pick::Stop) };
+        let Some(((b, actor, arg, ambient), own)) = chosen else {
+            // Nothing legal, not finished, before the cap: the game cannot go on.
+            self.dead_end = Some(c.map_or(0..0, |c| c.span.clone()));
+            return Ok(Pick::Stop);
+        };
         // It passed the checks of the branch that judges it: judging it again would only
         // repeat them, so `dispatch` plays it as it stands.
         self.passed = Some(Passed { branch: b, ambient, frame: own });
