@@ -69,3 +69,30 @@ fn a_dead_end_is_reported_at_its_choose() {
     let rules = shinpan::Rules::from_text("dead.rules", &game(true), Path::new(".")).unwrap();
     assert!(rules.play_one_or_dead_end(2, 0, 1_000).unwrap().1.is_none());
 }
+
+/// What `lint` can say before any game (`shinpan::run::blind::advice`): a branch `play` never
+/// takes (a list argument without `choices`), and one it tries blindly over many values.
+#[test]
+fn branches_play_cannot_or_blindly_takes_are_found_statically() {
+    let text = "game blind\nplayers 2..2\nrule r \"unused\"\naction deal: list int\naction pick: int 0..999\n\
+                action take: int 0..9\naction give: list int\nvar n = 0\nscores {}\nwinners []\n\
+                flow {\n  choose {\n    deal(d) by table {\n      n = 1\n    }\n  }\n  choose {\n    pick(x) by players[0] {\n    }\n  }\n\
+                \x20 choose {\n    take(x) by players[0] {\n    }\n    give(g) by players[0] choices [[1]] {\n    }\n  }\n  finish\n}\n";
+    let program = shinpan::compile("blind.rules", text).unwrap();
+    let advice = shinpan::run::blind::advice(&program);
+    let found: Vec<(&str, &str)> =
+        advice.iter().map(|d| (&text[d.labels[0].0.clone()], d.labels[0].1.as_str())).collect();
+    assert_eq!(found, [("deal", "no candidates"), ("pick", "enumerated blindly")]);
+    assert!(advice.iter().all(|d| d.advice && d.code == shinpan::codes::DEAD_END));
+    assert!(advice[1].message.contains("all 1000 values"), "{}", advice[1].message);
+    // The built-in games say where their arguments come from wherever `play` could not guess.
+    for game in ["hangover", "bridge"] {
+        let program = shinpan::compile(game, shinpan::lang::specs::builtin(game).unwrap()).unwrap();
+        let never: Vec<String> = shinpan::run::blind::advice(&program)
+            .into_iter()
+            .filter(|d| d.message.contains("never"))
+            .map(|d| d.message)
+            .collect();
+        assert_eq!(never, Vec::<String>::new(), "{game}");
+    }
+}

@@ -453,7 +453,7 @@ fn distinct_in_order(items: &[Value]) -> Vec<Value> {
 
 /// `require ARG in COLLECTION` as a branch's first check: only the collection's items can
 /// pass, so listing them is enough (and far cheaper than a whole domain).
-fn first_membership_check(b: &Branch) -> Option<&crate::program::X> {
+pub(super) fn first_membership_check(b: &Branch) -> Option<&crate::program::X> {
     let crate::program::St::Require { cond, .. } = &b.checks.first()?.s else { return None };
     let crate::program::E::Binary(crate::lang::ast::BinOp::In, item, coll) = &cond.e else { return None };
     let is_arg = matches!(item.e, crate::program::E::Local(s) if s == b.arg);

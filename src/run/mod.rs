@@ -1,6 +1,7 @@
 //! The interpreter: runs a program's flow for one game, consuming transcript events at
 //! every `choose`, and lists the legal actions wherever the game waits.
 
+pub mod blind;
 mod eval;
 mod exec;
 mod legal;
