@@ -91,7 +91,7 @@ pub(super) fn syntax_error(e: &pest::error::Error<Rule>, text: &str) -> Diag {
         } else {
             format!("add `{closer}` where it ends")
         };
-        return syntax(message).label(open.0..open.0 + 1, &format!("{what} is never closed")).help(help);
+        return syntax(message).label(open.0..open.0 + 1, format!("{what} is never closed")).help(help);
     }
     if positives.contains(&Rule::ident) {
         let word: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
