@@ -37,6 +37,11 @@ pub const RUNTIME: &str = "shinpan::spec::runtime";
 pub const FUEL: &str = "shinpan::spec::fuel";
 /// The rules ask for more than the engine holds (players, cards, nesting of values).
 pub const LIMIT: &str = "shinpan::spec::limit";
+/// A random game (`shinpan play`) reached a waiting point where no action is legal before the
+/// game finished: a bug of the rules.
+pub const DEAD_END: &str = "shinpan::spec::dead-end";
+/// A warning: `play` tries a branch's argument value by value over many values (no `choices`).
+pub const BLIND_PLAY: &str = "shinpan::spec::blind-play";
 /// A warning: the flow can run out without `finish`, and then the game is never over.
 pub const NO_FINISH: &str = "shinpan::spec::no-finish";
 /// `shinpan fmt` could not lay a file out without changing its meaning (a bug to report).

@@ -82,6 +82,26 @@ pub fn transcript_json_for(rules: &str, variant: &[(String, Yaml)], prog: &Progr
     Json::Object(t)
 }
 
+/// A random game that stopped before it finished because nothing was legal where the rules
+/// waited: a bug of the rules, pointed at that `choose`.
+pub fn dead_end(prog: &Program, p: &Playout) -> Option<Diag> {
+    if p.outcome.finished {
+        return None;
+    }
+    let at = p.outcome.dead_end.clone()?;
+    let message = format!(
+        "the game is stuck after {} event(s): no action is legal here and the game has not finished",
+        p.events.len()
+    );
+    let d = Diag::new(crate::codes::DEAD_END, message)
+        .label(if at.is_empty() { at.clone() } else { at.start..(at.start + 6).min(at.end) }, "the rules wait here")
+        .help(
+            "a bug of the rules: open a branch that can be taken here (its actors, `when` and checks), make the \
+             point optional with `otherwise`, or `finish` the game before it",
+        );
+    Some(prog.source.place(d))
+}
+
 /// `FILE:LINE: the line` of the `finish` a game ended at.
 fn ending_words(prog: &Program, offset: Option<usize>) -> String {
     match offset {

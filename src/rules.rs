@@ -215,6 +215,22 @@ impl Rules {
         self.play_one(players, seed, self.limits.playout_events)
     }
 
+    /// Plays one random game as `play_one` does, and says whether it stopped at a dead end:
+    /// a waiting point where nothing was legal before the game finished (a bug of the rules,
+    /// reported at that `choose`). The transcript is the game up to there either way.
+    pub fn play_one_or_dead_end(
+        &self,
+        players: usize,
+        seed: u64,
+        max_events: usize,
+    ) -> Result<(String, Option<Diag>), RulesError> {
+        self.with_players(players, |p| {
+            let played = playout(p, players, &self.variant, seed, &self.cut_after(max_events))?;
+            let stuck = crate::play::dead_end(p, &played);
+            Ok((crate::play::transcript_text_for(&self.name, &self.variant, p, &played), stuck))
+        })
+    }
+
     /// Plays one random game as `play` does, cut short after `max_events` events.
     pub fn play_one(&self, players: usize, seed: u64, max_events: usize) -> Result<String, RulesError> {
         self.with_players(players, |p| {

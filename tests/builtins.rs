@@ -49,8 +49,14 @@ fn combinations_of_at_most_20_items() {
     let e = value("len(combinations(range(1, 21), 1))").unwrap_err();
     assert!(e.contains("`combinations` of 1 from 21 items"), "{e}");
     assert_eq!(value("len(combinations([1, 2], 2))"), Ok(1));
-    let e = value("len(combinations([1, 2], 3))").unwrap_err();
-    assert!(e.contains("`combinations` of 3 from 2 items"), "{e}");
+    // More than there are: none (not an error).
+    assert_eq!(value("len(combinations([1, 2], 3))"), Ok(0));
+    assert_eq!(value("len(combinations([], 1))"), Ok(0));
+    assert_eq!(value("len(combinations([], 0))"), Ok(1));
+    let e = value("len(combinations([1, 2], -1))").unwrap_err();
+    assert!(e.contains("`combinations` of -1 from 2 items"), "{e}");
+    let e = value("len(combinations(range(1, 21), 30))").unwrap_err();
+    assert!(e.contains("`combinations` of 30 from 21 items"), "{e}");
 }
 
 #[test]
@@ -325,4 +331,24 @@ fn texts_without_blanks_and_empty_lists_are_folded() {
         assert!(found.iter().any(|f| f == expected), "{expected} in {found:?}");
     }
     assert_eq!(value_and_fuel("len(\"abc\") + len([]) + len(\"a{1}\") + len([1])").0, Ok("6".into()));
+}
+
+#[test]
+fn pow_overflows_as_arithmetic_does_and_refuses_a_negative_exponent() {
+    assert_eq!(value("pow(2, 10)"), Ok(1024));
+    assert_eq!(value("pow(-3, 3)"), Ok(-27));
+    assert_eq!(value("pow(7, 0)"), Ok(1));
+    assert_eq!(value("pow(0, 0)"), Ok(1));
+    assert_eq!(value("pow(2, 62)"), Ok(1 << 62));
+    let e = value("pow(2, 63)").unwrap_err();
+    assert_eq!(e, "arithmetic overflow or division by zero");
+    // Exponents past 2^32: only -1, 0 and 1 have a value, -1's by its parity.
+    assert_eq!(value("pow(-1, 10000000000)"), Ok(1));
+    assert_eq!(value("pow(-1, 10000000001)"), Ok(-1));
+    assert_eq!(value("pow(1, 10000000001)"), Ok(1));
+    assert_eq!(value("pow(0, 10000000001)"), Ok(0));
+    let e = value("pow(2, 10000000001)").unwrap_err();
+    assert_eq!(e, "arithmetic overflow or division by zero");
+    let e = value("pow(2, -1)").unwrap_err();
+    assert!(e.contains("`pow` with the negative exponent -1"), "{e}");
 }

@@ -47,3 +47,60 @@ fn a_game_is_credited_to_the_finish_it_ran_first() {
     }
     assert!(found.iter().any(|(e, _)| e.starts_with(&format!("dead.rules:{finish_line}: finish"))), "{found:?}");
 }
+
+/// `play` of one game says where a dead end is: the `choose` that waits for nothing, as a
+/// diagnostic of the rules; a game that finishes, or stops at the cap, has none.
+#[test]
+fn a_dead_end_is_reported_at_its_choose() {
+    let dead = game(false).replace("always go(x) by players[1] when n >= 1 {\n  finish now\n}\n", "");
+    let rules = shinpan::Rules::from_text("dead.rules", &dead, Path::new(".")).unwrap();
+    let (transcript, stuck) = rules.play_one_or_dead_end(2, 0, 1_000).unwrap();
+    assert_eq!(transcript.lines().filter(|l| l.starts_with("  - ")).count(), 1, "{transcript}");
+    let d = stuck.expect("a dead end");
+    assert_eq!(d.code, shinpan::codes::DEAD_END);
+    let (span, label) = &d.labels[0];
+    assert_eq!(&dead[span.clone()], "choose");
+    assert_eq!(label, "the rules wait here");
+    // The second `choose`, not the first.
+    assert!(span.start > dead.find("choose").unwrap(), "{span:?}");
+    // Cut at the cap first: no dead end.
+    assert!(rules.play_one_or_dead_end(2, 0, 1).unwrap().1.is_none());
+    // A game that finishes before it: none either.
+    let rules = shinpan::Rules::from_text("dead.rules", &game(true), Path::new(".")).unwrap();
+    assert!(rules.play_one_or_dead_end(2, 0, 1_000).unwrap().1.is_none());
+}
+
+/// What `lint` can say before any game (its warnings): a branch `play` never takes (a list
+/// argument without `choices`), and one it tries blindly over many values.
+#[test]
+fn branches_play_cannot_or_blindly_takes_are_found_statically() {
+    let text = "game blind\nplayers 2..2\nrule r \"unused\"\naction deal: list int\naction pick: int 0..999\n\
+                action take: int 0..9\naction give: list int\nvar n = 0\nscores {}\nwinners []\n\
+                flow {\n  choose {\n    deal(d) by table {\n      n = 1\n    }\n  }\n  choose {\n    pick(x) by players[0] {\n    }\n  }\n\
+                \x20 choose {\n    take(x) by players[0] {\n    }\n    give(g) by players[0] choices [[1]] {\n    }\n  }\n  finish\n}\n";
+    let advice = lint_warnings("blind.rules", text);
+    let found: Vec<(&str, &str)> =
+        advice.iter().map(|d| (&text[d.labels[0].0.clone()], d.labels[0].1.as_str())).collect();
+    assert_eq!(found, [("deal", "no candidates"), ("pick", "enumerated blindly")]);
+    assert!(advice.iter().all(|d| d.level == shinpan::diag::Level::Warning));
+    assert_eq!(
+        advice.iter().map(|d| d.code).collect::<Vec<_>>(),
+        [shinpan::codes::DEAD_END, shinpan::codes::BLIND_PLAY]
+    );
+    assert!(advice[1].message.contains("all 1000 values"), "{}", advice[1].message);
+    // The built-in games say where their arguments come from wherever `play` could not guess.
+    for game in ["hangover", "bridge"] {
+        let never: Vec<String> = lint_warnings(game, shinpan::lang::specs::builtin(game).unwrap())
+            .into_iter()
+            .filter(|d| d.message.contains("never"))
+            .map(|d| d.message)
+            .collect();
+        assert_eq!(never, Vec::<String>::new(), "{game}");
+    }
+}
+
+/// `lint`'s warnings about play: each branch `play` never takes or tries blindly.
+fn lint_warnings(label: &str, text: &str) -> Vec<shinpan::diag::Diag> {
+    let checked = shinpan::editor::lint(label, text, std::path::Path::new(".")).unwrap();
+    checked.warnings.into_iter().filter(|d| d.code != shinpan::codes::NO_FINISH).collect()
+}

@@ -41,6 +41,9 @@ fn transcript_diagnostics() {
     );
 }
 
+/// The codes `lint` warns with, about rules that compile.
+const LINT_WARNINGS: [&str; 2] = ["no-finish", "blind-play"];
+
 #[test]
 fn spec_diagnostics() {
     insta::glob!("../fixtures/spec", "*.rules", |path| {
@@ -52,12 +55,19 @@ fn spec_diagnostics() {
                 assert!(diags.iter().any(|d| d.code.ends_with(code)), "{label} does not give `{code}`");
                 diags.iter().map(render_plain).collect::<String>()
             }
-            // A rules file that compiles must warn, or fail when run (the runaway loop).
-            Ok(_) if code == "no-finish" => {
+            // A rules file that compiles warns when linted...
+            Ok(_) if LINT_WARNINGS.contains(&code) => {
                 let warnings = shinpan::editor::lint(label, &text, std::path::Path::new(".")).unwrap().warnings;
                 assert!(warnings.iter().any(|d| d.code.ends_with(code)), "{label} does not warn `{code}`");
                 warnings.iter().map(render_plain).collect::<String>()
             }
+            // A dead end shows in a random game: the first seed's, of the fewest players.
+            Ok(program) if code == "dead-end" => {
+                let rules = shinpan::Rules::from_text(label, &text, std::path::Path::new(".")).unwrap();
+                let (_, stuck) = rules.play_one_or_dead_end(program.players.0 as usize, 0, 1_000).unwrap();
+                render_plain(&stuck.unwrap_or_else(|| panic!("{label} plays without a dead end")))
+            }
+            // ... or fails when run (the runaway loop).
             Ok(program) => {
                 let tx = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/runaway/endless-loop.yaml");
                 let report = Checker::new(Some(path.display().to_string())).check_path(&tx);
@@ -78,10 +88,16 @@ fn spec_diagnostics() {
 fn spec_diagnostics_point_into_the_file() {
     insta::glob!("../fixtures/spec", "*.rules", |path| {
         let text = std::fs::read_to_string(path).unwrap();
+        let dead_end = path.file_stem().and_then(|s| s.to_str()).is_some_and(|s| s.starts_with("dead-end"));
         let diags = match shinpan::compile("x.rules", &text) {
             Err(diags) => diags,
-            Ok(_) if path.file_stem().unwrap().to_str().unwrap().starts_with("no-finish") => {
+            Ok(_) if LINT_WARNINGS.iter().any(|c| path.file_stem().unwrap().to_str().unwrap().starts_with(c)) => {
                 shinpan::editor::lint("x.rules", &text, std::path::Path::new(".")).unwrap().warnings
+            }
+            Ok(program) if dead_end => {
+                let rules = shinpan::Rules::from_text("x.rules", &text, std::path::Path::new(".")).unwrap();
+                let (_, stuck) = rules.play_one_or_dead_end(program.players.0 as usize, 0, 1_000).unwrap();
+                stuck.into_iter().collect()
             }
             Ok(_) => {
                 let tx = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/runaway/endless-loop.yaml");

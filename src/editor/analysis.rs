@@ -552,6 +552,11 @@ impl Walker {
                 self.expr(body);
             }
             ExprKind::If(a, b, c) => [a, b, c].iter().for_each(|x| self.expr(x)),
+            ExprKind::Let(var, value, body) => {
+                self.expr(value);
+                self.bind(var, body.span.clone());
+                self.expr(body);
+            }
             ExprKind::Unary(_, x) => self.expr(x),
             ExprKind::Binary(_, a, b) | ExprKind::Index(a, b) => {
                 self.expr(a);

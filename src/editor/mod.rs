@@ -4,6 +4,7 @@
 //! `lint` and `fmt` and the language server are built on this module alone.
 
 mod analysis;
+mod blind;
 mod finishing;
 
 use std::path::Path;
@@ -17,7 +18,8 @@ pub use analysis::{Analysis, Decl, DeclKind, Found, Item, ItemKind, Local, Occur
 pub struct Checked {
     /// (code, kind) of every card the rules declare, in their order.
     pub cards: Vec<(String, String)>,
-    /// What is likely wrong though the rules compile (a flow that can end without `finish`).
+    /// What is likely wrong though the rules compile: a flow that can end without `finish`, a
+    /// branch `play` never takes or tries blindly over many values.
     pub warnings: Vec<Diag>,
 }
 
@@ -34,7 +36,8 @@ pub fn lint(label: &str, text: &str, dir: &Path) -> Result<Checked, Vec<Diag>> {
     let program = crate::resolve::compile_in(label, text, dir)?;
     let kind_of = |kind: u16| program.kinds.get(usize::from(kind)).map_or("", |k| k.name.as_str()).to_string();
     let cards = program.cards.iter().map(|c| (c.code.to_string(), kind_of(c.kind))).collect();
-    let warnings = finishing::flow_can_end_unfinished(&program).into_iter().collect();
+    let mut warnings: Vec<Diag> = finishing::flow_can_end_unfinished(&program).into_iter().collect();
+    warnings.extend(blind::advice(&program));
     Ok(Checked { cards, warnings })
 }
 

@@ -270,9 +270,16 @@ impl Builder {
     fn node(&mut self, node: &Node) -> Doc {
         let items = &node.items[..];
         match node.rule {
-            Rule::disj | Rule::conj | Rule::cmp | Rule::concat | Rule::sum | Rule::product | Rule::ty => {
-                self.chain(items)
-            }
+            Rule::disj
+            | Rule::conj
+            | Rule::cmp
+            | Rule::let_disj
+            | Rule::let_conj
+            | Rule::let_cmp
+            | Rule::concat
+            | Rule::sum
+            | Rule::product
+            | Rule::ty => self.chain(items),
             Rule::block | Rule::choose_stmt => self.block(items),
             Rule::card_decl => self.card(items),
             Rule::require_stmt | Rule::card_check => self.require(items),
@@ -338,7 +345,7 @@ impl Builder {
     /// A binary operator of an expression, or the `|` of a type.
     fn is_operator(&self, item: &Item) -> bool {
         match item {
-            Item::Node(node) => node.rule == Rule::cmp_op,
+            Item::Node(node) => matches!(node.rule, Rule::cmp_op | Rule::let_cmp_op),
             Item::Token(t) => self.tokens.get(*t).is_some_and(|t| {
                 t.is("|")
                     || matches!(
@@ -347,6 +354,7 @@ impl Builder {
                             Rule::or_op
                                 | Rule::and_op
                                 | Rule::cmp_op
+                                | Rule::let_cmp_op
                                 | Rule::concat_op
                                 | Rule::sum_op
                                 | Rule::product_op

@@ -56,11 +56,12 @@ pub enum Builtin {
     Matches,
     KindOf,
     Combinations,
+    Pow,
 }
 
 impl Builtin {
     /// How many built-ins there are: one past the last variant.
-    pub const COUNT: usize = Builtin::Combinations as usize + 1;
+    pub const COUNT: usize = Builtin::Pow as usize + 1;
 
     /// Its entry in the table.
     pub const fn entry(self) -> &'static Entry {
@@ -234,7 +235,8 @@ pub static TABLE: [Entry; Builtin::COUNT] = {
         entry(B::Join, "join", &[V("xs"), V("sep")], G::Str, Nothing, None, "the items as text, separated by sep"),
         entry(B::Matches, "matches", &[V("text"), V("pattern")], G::Bool, TextBytes, None, "whether the text matches a regular expression (for checks of data files)"),
         entry(B::KindOf, "kind_of", &[V("x")], G::Str, Nothing, None, "what a value is: `\"card\"`, `\"code\"`, `\"map\"`, `\"list\"`, `\"int\"`, `\"str\"`, ..."),
-        entry(B::Combinations, "combinations", &[V("xs"), V("k")], G::ListsOfFirst, Nothing, cap("len(xs)", MAX_COMBINED as i64), "every choice of k items, in order (up to {cap} items)"),
+        entry(B::Combinations, "combinations", &[V("xs"), V("k")], G::ListsOfFirst, Nothing, cap("len(xs)", MAX_COMBINED as i64), "every choice of k items, in order (up to {cap} items; none when k is more than there are)"),
+        entry(B::Pow, "pow", &[V("a"), V("b")], G::Int, Nothing, None, "a to the power b (b not negative)"),
     ]
 };
 

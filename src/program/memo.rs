@@ -110,6 +110,9 @@ impl Walk<'_> {
             E::Quantifier { slot, coll, body, .. } => {
                 return self.walk(coll) && self.binding(&[Some(*slot)], |w| w.walk(body));
             }
+            E::Let { slot, value, body } => {
+                return self.walk(value) && self.binding(&[Some(*slot)], |w| w.walk(body));
+            }
             E::Lambda(slot, body) => return self.binding(&[Some(*slot)], |w| w.walk(body)),
             _ => {}
         }

@@ -211,6 +211,9 @@ pub enum E {
     /// How many events have been taken so far.
     EventsTaken,
     AllCards(u16),
+    /// `Kind("CODE")`: the card of the kind with the code (looked up when it runs, for the
+    /// cards of a data file).
+    CardCode(u16, Value),
     AllVariants(u16),
     Template(Vec<Part>),
     List(Vec<X>),
@@ -229,6 +232,12 @@ pub enum E {
         body: Box<X>,
     },
     If(Box<X>, Box<X>, Box<X>),
+    /// `let x = VALUE in BODY`: VALUE in the local `slot`, then BODY.
+    Let {
+        slot: Slot,
+        value: Box<X>,
+        body: Box<X>,
+    },
     Not(Box<X>),
     Neg(Box<X>),
     Binary(crate::lang::ast::BinOp, Box<X>, Box<X>),
@@ -327,6 +336,17 @@ pub struct Branch {
     pub window: bool,
 }
 
+impl Branch {
+    /// `require ARG in COLLECTION` as the branch's first check: only the collection's items
+    /// can pass, so listing them is enough (and far cheaper than a whole domain).
+    pub fn first_membership_check(&self) -> Option<&X> {
+        let St::Require { cond, .. } = &self.checks.first()?.s else { return None };
+        let E::Binary(crate::lang::ast::BinOp::In, item, coll) = &cond.e else { return None };
+        let is_arg = matches!(item.e, E::Local(s) if s == self.arg);
+        (is_arg && !coll.reads_local(self.arg)).then_some(&**coll)
+    }
+}
+
 impl S {
     /// The blocks directly inside this statement.
     pub fn blocks(&self) -> Vec<&Block> {
@@ -395,6 +415,7 @@ macro_rules! children_of {
             | E::Players
             | E::EventsTaken
             | E::AllCards(_)
+            | E::CardCode(..)
             | E::AllVariants(_) => vec![],
             E::Template(parts) => parts
                 .$iter()
@@ -410,6 +431,7 @@ macro_rules! children_of {
             }
             E::Quantifier { coll, body, .. } => vec![coll, body],
             E::If(a, b, c) => vec![a, b, c],
+            E::Let { value, body, .. } => vec![value, body],
             E::Not(a) | E::Neg(a) | E::Field(a, ..) | E::Lambda(_, a) => vec![a],
             E::Binary(_, a, b) | E::Index(a, b) => vec![a, b],
             E::Slice(a, lo, hi) => {

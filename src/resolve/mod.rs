@@ -79,6 +79,9 @@ struct Resolver {
     errors: Vec<Diag>,
     /// Fuel left for evaluating card codes and attributes: one event's worth for the file.
     compile_fuel: u64,
+    /// Each card named by its code (`Coin("H")`): its kind, code and place, checked once the
+    /// cards are known.
+    card_literals: Vec<(u16, String, Span)>,
 }
 
 /// The rule ids every game has, checked first, with what each means (shared/TRANSCRIPTS.md).
@@ -111,6 +114,7 @@ pub fn resolve(spec: &ast::Spec, source: &SourceMap) -> Result<Program, Vec<Diag
         refused: HashSet::new(),
         errors: vec![],
         compile_fuel: crate::run::FUEL_PER_EVENT,
+        card_literals: vec![],
     };
     let program = r.program(spec, source);
     if r.errors.is_empty() {
@@ -212,6 +216,7 @@ impl Resolver {
             remembered: Default::default(),
         };
         self.cards(spec, &mut program);
+        self.card_literals(&program);
         // Types are checked even where names did not resolve, so that one run reports every
         // problem: an unresolved name is of unknown type, and an unresolved procedure or action
         // is an index the checker finds nothing at (`NOWHERE`).
@@ -897,6 +902,14 @@ impl Resolver {
                 self.pop_scope(mark);
                 E::Quantifier { all: *all, slot, coll, body }
             }
+            ExprKind::Let(var, value, body) => {
+                let value = Box::new(self.expr(value));
+                let mark = self.push_scope();
+                let slot = self.bind(var);
+                let body = Box::new(self.expr(body));
+                self.pop_scope(mark);
+                E::Let { slot, value, body }
+            }
             ExprKind::If(c, a, b) => E::If(Box::new(self.expr(c)), Box::new(self.expr(a)), Box::new(self.expr(b))),
             ExprKind::Unary(ast::UnOp::Not, x) => E::Not(Box::new(self.expr(x))),
             ExprKind::Unary(ast::UnOp::Neg, x) => E::Neg(Box::new(self.expr(x))),
@@ -985,6 +998,9 @@ impl Resolver {
         if let Some(Global::Fn(f)) = self.globals.get(&n.text).copied() {
             return self.call_fn(f, n, args, span);
         }
+        if let Some(Global::Kind(k)) = self.globals.get(&n.text).copied() {
+            return self.card_literal(k, n, args, span);
+        }
         let Some(builtin) = builtins::lookup(&n.text) else {
             let mut fns = self.globals_of(|g| matches!(g, Global::Fn(_)));
             fns.extend(builtins::names().map(String::from));
@@ -1019,6 +1035,48 @@ impl Resolver {
             })
             .collect();
         E::Builtin(builtin.builtin, args)
+    }
+
+    /// `Kind("CODE")`: the card (or code) of that kind with that code.
+    fn card_literal(&mut self, k: u16, n: &Name, args: &[ast::Expr], span: &Span) -> E {
+        let code = match args {
+            [ast::Expr { kind: ExprKind::Str(t), span: at }] => match t.parts.as_slice() {
+                [] => Some((String::new(), at.clone())),
+                [ast::TemplatePart::Text(text)] => Some((text.clone(), at.clone())),
+                _ => None,
+            },
+            _ => None,
+        };
+        let Some((code, at)) = code else {
+            self.error(
+                codes::TYPE_MISMATCH,
+                format!("`{}(...)` names one of its cards by its code, a string in quotes", n.text),
+                span.clone(),
+                "not one code in quotes",
+            )
+            .set_help(format!("write the code as the transcript does: `{}(\"CODE\")`", n.text));
+            self.stray_args(args);
+            return self.placeholder(span);
+        };
+        self.card_literals.push((k, code.clone(), at));
+        E::CardCode(k, Value::str(&code))
+    }
+
+    /// Every card named by its code is one the rules declare (cards read from a data file
+    /// are known only with it: those are looked up when the rules run).
+    fn card_literals(&mut self, program: &Program) {
+        for (k, code, at) in std::mem::take(&mut self.card_literals) {
+            let Some(kind) = program.kinds.get(k as usize) else { continue };
+            if kind.pool.is_some() || kind.by_code.contains_key(&code) {
+                continue;
+            }
+            let mut d = Diag::new(codes::UNKNOWN_NAME, format!("no {} `{code}` in `{}`", kind.noun(), kind.name))
+                .label(at, "no such code");
+            if let Some(best) = did_you_mean(&code, kind.by_code.keys().map(|s| s.as_str())) {
+                d = d.help(format!("did you mean `{best}`?"));
+            }
+            self.errors.push(d);
+        }
     }
 
     /// A call of a `fn` the rules declare, with as many arguments as it has parameters.

@@ -460,6 +460,7 @@ impl Checker<'_> {
             E::Players => T::list(T::Player),
             E::EventsTaken => T::Int,
             E::AllCards(k) => T::list(T::Card(*k)),
+            E::CardCode(k, _) => T::Card(*k),
             E::AllVariants(e) => T::list(T::Enum(*e)),
             E::Template(parts) => {
                 self.parts(parts);
@@ -493,6 +494,12 @@ impl Checker<'_> {
                 self.bind_items(*slot, None, &items, &coll.span);
                 self.want(body, T::Bool);
                 T::Bool
+            }
+            E::Let { slot, value, body } => {
+                let t = self.expr(value);
+                let decl = Decl { t: Some(t.clone()), gave: t.clone(), span: value.span.clone() };
+                self.set_local(*slot, t, Some(decl));
+                self.expr(body)
             }
             E::If(c, a, b) => {
                 self.want(c, T::Bool);

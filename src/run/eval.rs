@@ -56,12 +56,14 @@ impl Machine<'_> {
             E::Players => Ok(self.seat_list.clone()),
             E::EventsTaken => Ok(Value::Int(self.taken as i64)),
             E::AllCards(k) => Ok(self.cards_of_kind(*k)),
+            E::CardCode(k, code) => self.card_by_code(*k, code, x),
             E::AllVariants(e) => Ok(self.all_variants(*e)),
             E::Template(parts) => self.template_value(parts, frame),
             E::List(items) => self.list_of(items, frame),
             E::Record(fields) => self.record_of(fields, frame),
             E::Comprehension { .. } => self.comprehension(x, frame),
             E::Quantifier { all, slot, coll, body } => self.quantifier(*all, *slot, coll, body, frame),
+            E::Let { slot, value, body } => self.let_in(*slot, value, body, frame),
             E::If(c, a, b) => {
                 if self.truth(c, frame)? {
                     self.eval(a, frame)
@@ -181,6 +183,19 @@ impl Machine<'_> {
     }
 
     /// Every card of a kind, as a list built once per game.
+    #[inline(never)]
+    fn card_by_code(&self, k: u16, code: &Value, x: &X) -> Run<Value> {
+        let kind = self.prog.kinds.get(k as usize);
+        let Value::Str(text) = code else { return Err(self.spec_error(&x.span, "a code is a text".into())) };
+        match kind.and_then(|kind| kind.by_code.get(text.as_str())) {
+            Some(id) => Ok(Value::Card(*id)),
+            None => {
+                let (noun, name) = kind.map_or(("card", ""), |kind| (kind.noun(), kind.name.as_str()));
+                Err(self.spec_error(&x.span, format!("no {noun} `{text}` in `{name}`")))
+            }
+        }
+    }
+
     fn cards_of_kind(&mut self, k: u16) -> Value {
         let Some(slot) = self.kind_lists.get_mut(k as usize) else { return Value::Null };
         let prog = self.prog;
@@ -312,6 +327,15 @@ impl Machine<'_> {
             }
         }
         Ok(Value::Bool(all))
+    }
+
+    /// `let x = VALUE in BODY`: the value in its slot for the body.
+    #[inline(never)]
+    fn let_in(&mut self, slot: u16, value: &X, body: &X, frame: &mut Vec<Value>) -> Run<Value> {
+        let v = self.eval(value, frame)?;
+        self.shallow_enough(&v, &value.span)?;
+        bind(frame, slot, v);
+        self.eval(body, frame)
     }
 
     #[inline(never)]
@@ -607,6 +631,7 @@ impl Machine<'_> {
             Builtin::Repeat | Builtin::Chunks => self.repeat_or_chunks(b, first, args, frame, x),
             Builtin::ZipMap => self.zip_map(first, args, frame, x),
             Builtin::Combinations => self.combinations(first, args, frame, x),
+            Builtin::Pow => self.power(first, args, frame, x),
             Builtin::KindOf => self.kind_of(first, frame),
             Builtin::Join => self.join(first, args, frame, x),
             Builtin::Matches => self.matches(first, args, frame, x),
@@ -754,10 +779,31 @@ impl Machine<'_> {
         let items = self.list(first, frame)?;
         let k = self.second(args, x)?;
         let k = self.int(k, frame)?;
-        if items.len() > MAX_COMBINED || !(0..=items.len() as i64).contains(&k) {
+        if items.len() > MAX_COMBINED || k < 0 {
             return Err(self.spec_error(&x.span, format!("`combinations` of {k} from {} items", items.len())));
         }
+        // More than there are: no way to choose them.
+        if k > items.len() as i64 {
+            return Ok(Value::list(vec![]));
+        }
         Ok(Value::list(combinations(&items, k as usize).into_iter().map(Value::list).collect()))
+    }
+
+    /// `pow(a, b)`: overflow is the error of any other arithmetic; a negative exponent has
+    /// no int value.
+    fn power(&mut self, first: &X, args: &[X], frame: &mut Vec<Value>, x: &X) -> Run<Value> {
+        let a = self.int(first, frame)?;
+        let b = self.second(args, x)?;
+        let b = self.int(b, frame)?;
+        if b < 0 {
+            return Err(
+                self.spec_error(&x.span, format!("`pow` with the negative exponent {b}: the result is not an int"))
+            );
+        }
+        // An exponent past u32's range overflows unless `a` is -1, 0 or 1, where only its
+        // parity counts.
+        let e = u32::try_from(b).unwrap_or(u32::MAX - 1 + (b % 2) as u32);
+        a.checked_pow(e).map(Value::Int).ok_or_else(|| self.overflow(x))
     }
 
     fn kind_of(&mut self, first: &X, frame: &mut Vec<Value>) -> Run<Value> {

@@ -219,7 +219,7 @@ impl<'p> Machine<'p> {
         }
         let prog = self.prog;
         let shape = &prog.actions[b.action as usize].shape;
-        if let Some(coll) = first_membership_check(b) {
+        if let Some(coll) = b.first_membership_check() {
             if let Some(slot) = b.actor {
                 bind(frame, slot, actor.clone());
             }
@@ -385,7 +385,11 @@ impl<'p> Machine<'p> {
                 break;
             }
         }
-        let Some(((b, actor, arg, ambient), own)) = chosen else { return Ok(Pick::Stop) };
+        let Some(((b, actor, arg, ambient), own)) = chosen else {
+            // Nothing legal, not finished, before the cap: the game cannot go on.
+            self.dead_end = Some(c.map_or(0..0, |c| c.span.clone()));
+            return Ok(Pick::Stop);
+        };
         // It passed the checks of the branch that judges it: judging it again would only
         // repeat them, so `dispatch` plays it as it stands.
         self.passed = Some(Passed { branch: b, ambient, frame: own });
@@ -445,15 +449,6 @@ fn distinct_in_order(items: &[Value]) -> Vec<Value> {
     let mut seen = std::collections::HashSet::with_capacity(items.len());
     kept.extend(items.iter().filter(|v| seen.insert(*v)).cloned());
     kept
-}
-
-/// `require ARG in COLLECTION` as a branch's first check: only the collection's items can
-/// pass, so listing them is enough (and far cheaper than a whole domain).
-fn first_membership_check(b: &Branch) -> Option<&crate::program::X> {
-    let crate::program::St::Require { cond, .. } = &b.checks.first()?.s else { return None };
-    let crate::program::E::Binary(crate::lang::ast::BinOp::In, item, coll) = &cond.e else { return None };
-    let is_arg = matches!(item.e, crate::program::E::Local(s) if s == b.arg);
-    (is_arg && !coll.reads_local(b.arg)).then_some(&**coll)
 }
 
 /// Whether an expression draws at random (`shuffle`), directly or in a function it calls.

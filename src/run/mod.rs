@@ -158,6 +158,8 @@ pub struct Machine<'p> {
     pub finished: bool,
     /// The `finish` statement that ended the game, once it has.
     finished_at: Span,
+    /// Where a random game found nothing legal to draw, before it finished.
+    dead_end: Option<Span>,
     pub source: Source,
     pub violation: Option<Violation>,
     /// Set after a violation: the rest runs as if the transcript had ended there.
@@ -263,6 +265,9 @@ pub struct Outcome {
     pub states: Vec<(usize, State)>,
     /// The `finish` statement that ended the game, once it has.
     pub ended_at: Option<Span>,
+    /// A random game that stopped, not finished, at a waiting point where nothing was
+    /// legal: that `choose` (a dead end, a bug of the rules).
+    pub dead_end: Option<Span>,
     /// The fuel the whole run burnt: the work the fuel limit counts, a property of the rules
     /// and the events alone, so a faster evaluator must burn exactly as much.
     pub fuel_spent: u64,
@@ -289,6 +294,7 @@ impl<'p> Machine<'p> {
             globals: vec![],
             finished: false,
             finished_at: 0..0,
+            dead_end: None,
             source,
             violation: None,
             draining: false,

@@ -146,7 +146,7 @@ fn lint_catches_a_list_added_to_an_int_in_a_variant() {
 fn play_writes_a_legal_transcript() {
     let (code, out, _) = shinpan(&["play", "--rules", "hangover", "--players", "4", "--seed", "7"]);
     assert_eq!(code, 0);
-    let dir = std::env::temp_dir().join(format!("shinpan-play-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("shinpan-play-legal-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("game.yaml");
     std::fs::write(&file, &out).unwrap();
@@ -494,7 +494,7 @@ fn play_uses_the_default_card_file() {
     let (code, out, err) = shinpan(&["play", "--rules", "clock-tcg", "--players", "2", "--seed", "5"]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("\"decks\""), "{out}");
-    let dir = std::env::temp_dir().join(format!("shinpan-play-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("shinpan-play-cards-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("game.yaml"), &out).unwrap();
     let path = dir.join("game.yaml").display().to_string();
@@ -684,7 +684,7 @@ fn a_variant_on_the_command_line() {
 
 #[test]
 fn play_with_a_rules_file_writes_a_transcript_that_checks_again() {
-    let dir = std::env::temp_dir().join(format!("shinpan-play-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("shinpan-play-file-{}", std::process::id()));
     std::fs::create_dir_all(dir.join("elsewhere")).unwrap();
     std::fs::copy(common::repo().join("specs/hangover.rules"), dir.join("house.rules")).unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_shinpan"))
@@ -741,4 +741,18 @@ fn every_option_is_described() {
         help.contains("Exit status of `check`: 0 every transcript legal") && help.contains("64 bad usage"),
         "{help}"
     );
+}
+
+/// A game that reaches a waiting point with nothing legal, unfinished: the game so far on
+/// standard output, the dead end at its `choose` on standard error, exit 2.
+#[test]
+fn play_stops_at_a_dead_end_with_exit_2() {
+    let path = common::repo().join("fixtures/spec/dead-end_1.rules");
+    let (code, out, err) = shinpan(&["play", "--rules", path.to_str().unwrap(), "--seed", "0"]);
+    assert_eq!(code, 2, "{err}");
+    assert_eq!(out.lines().filter(|l| l.starts_with("  - ")).count(), 1, "{out}");
+    assert!(err.contains("shinpan::spec::dead-end") && err.contains("the rules wait here"), "{err}");
+    // Cut before it by the event cap: no dead end.
+    let (code, _, err) = shinpan(&["play", "--rules", path.to_str().unwrap(), "--max-events", "1"]);
+    assert_eq!(code, 0, "{err}");
 }

@@ -141,8 +141,11 @@ fn item_into(p: P<'_>, spec: &mut Spec) -> R<()> {
         }
         Rule::players_decl => {
             let lo = int_value(&next(&mut it, &at)?)?;
-            next(&mut it, &at)?; // dotdot
-            let hi = int_value(&next(&mut it, &at)?)?;
+            // `players 4` is `players 4..4`.
+            let hi = match it.next() {
+                Some(_dotdot) => int_value(&next(&mut it, &at)?)?,
+                None => lo,
+            };
             let max = crate::lang::ast::MAX_PLAYERS;
             if lo < 1 || hi < lo || hi > i64::from(max) {
                 return Err(Diag::new(codes::LIMIT, format!("a game is for 1 to {max} players, not {lo} to {hi}"))
@@ -581,10 +584,10 @@ fn expr(p: P<'_>) -> R<Expr> {
 fn expr_any(p: P<'_>) -> R<Expr> {
     let at = span(&p);
     match p.as_rule() {
-        Rule::expr => expr_any(first_kid(p)?),
+        Rule::expr | Rule::let_value => expr_any(first_kid(p)?),
         Rule::disj | Rule::conj | Rule::concat | Rule::sum | Rule::product => binary_chain(p),
-        Rule::cmp => binary_chain(p),
-        Rule::neg => prefix_chain(p, UnOp::Not),
+        Rule::cmp | Rule::let_disj | Rule::let_conj | Rule::let_cmp => binary_chain(p),
+        Rule::neg | Rule::let_neg => prefix_chain(p, UnOp::Not),
         Rule::unary => prefix_chain(p, UnOp::Neg),
         Rule::postfix => postfix(p),
         _ => primary(p, at),
@@ -701,6 +704,13 @@ fn primary(p: P<'_>, at: Span) -> R<Expr> {
         Rule::ident => ExprKind::Name(name(p)),
         Rule::if_expr => return if_expr(p, at),
         Rule::quantifier => quantifier(p, &at)?,
+        Rule::let_expr => {
+            let mut it = kids(p);
+            let var = name(next(&mut it, &at)?);
+            let value = expr(next(&mut it, &at)?)?;
+            let body = expr(next(&mut it, &at)?)?;
+            ExprKind::Let(var, Box::new(value), Box::new(body))
+        }
         Rule::list_expr => list_expr(p, &at)?,
         Rule::record_lit => ExprKind::Record(kids(p).map(record_entry).collect::<R<_>>()?),
         Rule::call => {

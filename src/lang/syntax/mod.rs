@@ -1,5 +1,6 @@
 //! Text to syntax tree: the pest grammar (`grammar/spec.pest`), then lowering of its pairs.
 
+mod errors;
 mod lower;
 
 use pest::Parser;
@@ -26,7 +27,7 @@ const MAX_PARSER_CALLS: usize = 200_000_000;
 pub fn parse(text: &str) -> Result<Spec, Diag> {
     check_nesting(text)?;
     pest::set_call_limit(std::num::NonZeroUsize::new(MAX_PARSER_CALLS));
-    let mut pairs = SpecParser::parse(Rule::spec, text).map_err(|e| syntax_error(&e))?;
+    let mut pairs = SpecParser::parse(Rule::spec, text).map_err(|e| errors::syntax_error(&e, text))?;
     let spec = pairs.next().ok_or_else(|| Diag::new(codes::SYNTAX, "empty rules file"))?;
     lower::spec(spec)
 }
@@ -89,6 +90,9 @@ fn check_nesting(text: &str) -> Result<(), Diag> {
     let mut levels = vec![Level { closer: ' ', words: 0 }];
     let mut chars = text.char_indices().peekable();
     let mut in_string = false;
+    // After a `let` inside an expression, its `=` binds a name: it does not begin a new
+    // expression the way an assignment's does.
+    let mut let_binding = false;
     while let Some((at, ch)) = chars.next() {
         if in_string {
             match ch {
@@ -132,7 +136,9 @@ fn check_nesting(text: &str) -> Result<(), Diag> {
                 // An assignment (`=`, `+=`, `-=`; not `==`, `!=`, `<=`, `>=`) begins a new
                 // expression: `x = if a then b else c` on many lines is not nesting.
                 '=' if !text[..at].ends_with(['=', '!', '<', '>']) && !text[at + 1..].starts_with(['=', '>']) => {
-                    if let Some(level) = levels.last_mut() {
+                    if std::mem::take(&mut let_binding) {
+                        // `let x = ...` inside an expression: still nested.
+                    } else if let Some(level) = levels.last_mut() {
                         level.words = 0;
                     }
                 }
@@ -141,7 +147,11 @@ fn check_nesting(text: &str) -> Result<(), Diag> {
                     let word = &text[at..end];
                     while chars.next_if(|(i, _)| *i < end).is_some() {}
                     if let Some(level) = levels.last_mut() {
-                        if STATEMENT_WORDS.contains(&word) {
+                        if word == "let" && inside_expression(&text[..at]) {
+                            // `let x = V in BODY` where an expression stands nests BODY.
+                            level.words += 1;
+                            let_binding = true;
+                        } else if STATEMENT_WORDS.contains(&word) {
                             level.words = 0;
                         } else if NESTING_WORDS.contains(&word) {
                             level.words += 1;
@@ -161,6 +171,17 @@ fn check_nesting(text: &str) -> Result<(), Diag> {
     Ok(())
 }
 
+/// Whether a word after `before` stands where an expression does (after an operator, an
+/// opening bracket, a comma, `=` or a word such as `in` or `then`), not where a statement begins.
+fn inside_expression(before: &str) -> bool {
+    let before = before.trim_end();
+    if before.ends_with(['=', '(', '[', ',', ':', '+', '-', '*', '/', '%', '<', '>', '!']) {
+        return true;
+    }
+    let start = before.rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).map_or(0, |i| i + 1);
+    matches!(&before[start..], "in" | "then" | "else" | "and" | "or" | "not" | "where" | "when" | "choices" | "by")
+}
+
 fn too_deep(at: usize) -> Diag {
     Diag::new(codes::TOO_DEEP, format!("expressions nest more than {MAX_NESTING} deep"))
         .label(at..at + 1, "too deep here")
@@ -178,54 +199,4 @@ fn starts_statement(rest: &str) -> bool {
     let end = rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(rest.len());
     let word = &rest[..end];
     !word.is_empty() && rest.starts_with(|c: char| c.is_ascii_alphabetic()) && !CONTINUING_WORDS.contains(&word)
-}
-
-fn syntax_error(e: &pest::error::Error<Rule>) -> Diag {
-    let span = match e.location {
-        pest::error::InputLocation::Pos(p) => p..p + 1,
-        pest::error::InputLocation::Span((a, b)) => a..b.max(a + 1),
-    };
-    let expected = match &e.variant {
-        pest::error::ErrorVariant::ParsingError { positives, .. } if !positives.is_empty() => {
-            let mut names: Vec<String> = vec![];
-            for name in positives.iter().map(rule_name) {
-                if !names.contains(&name) {
-                    names.push(name);
-                }
-            }
-            match names.split_last() {
-                Some((last, rest)) if !rest.is_empty() => format!("expected {} or {last}", rest.join(", ")),
-                _ => format!("expected {}", names.join("")),
-            }
-        }
-        _ => "unexpected input".to_string(),
-    };
-    Diag::new(codes::SYNTAX, format!("syntax error: {expected}")).label(span, "here")
-}
-
-/// Names grammar rules the way a spec author reads them.
-fn rule_name(rule: &Rule) -> String {
-    let text = format!("{rule:?}");
-    if let Some(word) = text.strip_prefix("k_") {
-        return format!("`{word}`");
-    }
-    match rule {
-        Rule::card_word => "`card`, `codes`".into(),
-        Rule::closing_brace => "`}`".into(),
-        Rule::bracket | Rule::index => "`[`".into(),
-        Rule::field => "`.`".into(),
-        Rule::else_if | Rule::else_if_expr => "`else if`".into(),
-        Rule::colon => "`:`".into(),
-        Rule::dotdot => "`..`".into(),
-        Rule::EOI => "end of file".into(),
-        Rule::ident => "a name".into(),
-        Rule::rule_id => "a rule id".into(),
-        Rule::int => "a number".into(),
-        Rule::string => "a string".into(),
-        Rule::assign_op => "`=`".into(),
-        Rule::cmp_op | Rule::sum_op | Rule::product_op | Rule::concat_op | Rule::or_op | Rule::and_op => {
-            "an operator".into()
-        }
-        _ => text.replace('_', " "),
-    }
 }

@@ -39,7 +39,15 @@ pub fn run(play: &Play) -> ExitStatus {
     } else if let Some(games) = play.games {
         many(&rules, players, play, games)
     } else {
-        rules.play_one(players, play.seed, play.max_events).map(|text| ExitStatus::written(say(&text)))
+        rules.play_one_or_dead_end(players, play.seed, play.max_events).map(|(text, stuck)| match stuck {
+            // The game so far, then why it stopped: a bug of the rules.
+            Some(d) => {
+                let written = say(&text);
+                eprint!("{}", shinpan::diag::render_plain(&d));
+                if written { ExitStatus::Errors } else { ExitStatus::written(false) }
+            }
+            None => ExitStatus::written(say(&text)),
+        })
     };
     played.unwrap_or_else(|e| playout_failed(&e))
 }
