@@ -31,11 +31,11 @@ fn rules_of(dir: &Path) -> PathBuf {
     dir.join(format!("{}.rules", dir.file_name().unwrap().to_string_lossy()))
 }
 
-/// The player counts a rules file allows, from its `players LO..HI` line.
+/// The player counts a rules file allows, from its `players LO..HI` (or `players N`) line.
 fn player_counts(rules: &Path) -> std::ops::RangeInclusive<usize> {
     let text = std::fs::read_to_string(rules).unwrap();
     let line = text.lines().find_map(|l| l.strip_prefix("players ")).expect("a `players` line");
-    let (lo, hi) = line.trim().split_once("..").expect("`players LO..HI`");
+    let (lo, hi) = line.trim().split_once("..").unwrap_or((line.trim(), line.trim()));
     lo.trim().parse().unwrap()..=hi.trim().parse().unwrap()
 }
 
