@@ -155,6 +155,36 @@ fn a_first_membership_check_narrows_the_candidates() {
     assert_eq!(legal_words(&later), words(&["aki 2"]));
 }
 
+#[test]
+fn a_list_taken_from_a_collection_lists_its_sub_lists() {
+    let from = |shape: &str, checks: &str| legal_words(&game(shape, "by players[0]", checks));
+    let taken = "      require all y in x: y in [3, 1, 3, 2] else r \"not listed\"";
+    // With a required length: each choice of that many items, in the collection's order, once.
+    let pairs = from("list int", &format!("{taken}\n      require len(x) == 2 else r \"two\""));
+    assert_eq!(pairs, words(&["aki [3, 1]", "aki [3, 3]", "aki [3, 2]", "aki [1, 3]", "aki [1, 2]"]));
+    // The length written the other way round, or given by the shape.
+    let flipped = from("list int", &format!("{taken}\n      require 1 == len(x) else r \"one\""));
+    assert_eq!(flipped, words(&["aki [3]", "aki [1]", "aki [2]"]));
+    assert_eq!(from("list[1] int", taken), flipped);
+    // Without one: every sub-list, the empty one first, then by length.
+    let any = from("list int", "      require all y in x: y in [5, 6] else r \"not listed\"");
+    assert_eq!(any, words(&["aki []", "aki [5]", "aki [6]", "aki [5, 6]"]));
+    // A list of distinct items never repeats one.
+    let distinct = from("list distinct int", &format!("{taken}\n      require len(x) == 2 else r \"two\""));
+    assert_eq!(distinct, words(&["aki [3, 1]", "aki [3, 2]", "aki [1, 3]", "aki [1, 2]"]));
+    // The other checks still judge each one.
+    let summed = from("list int", &format!("{taken}\n      require sum(x) == 4 else r \"four\""));
+    assert_eq!(summed, words(&["aki [3, 1]", "aki [1, 3]"]));
+    // A collection that reads the argument, or items of another shape, name no candidates.
+    assert!(from("list int", "      require all y in x: y in x else r \"never fails\"").is_empty());
+    assert!(from("list int", "      require all y in x: y in [\"a\"] else r \"not listed\"").is_empty());
+    // Past 4,096 sub-lists, none are listed (as for any list without `choices`).
+    let many = "      require all y in x: y in range(1, 13) else r \"not listed\"";
+    assert_eq!(from("list int", many).len(), 0, "2^13 sub-lists");
+    let twelve = "      require all y in x: y in range(1, 12) else r \"not listed\"";
+    assert_eq!(from("list int", twelve).len(), 4096, "2^12 sub-lists");
+}
+
 /// The help line of a violation at the only waiting point of `game("int 1..N", ...)` where
 /// every value but N is legal.
 fn help_line(n: usize) -> String {

@@ -12,7 +12,8 @@ pub(super) const BLIND_WARN_AT: u64 = 256;
 /// How `play` finds the arguments of one branch.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Candidates {
-    /// `choices LIST`, or a first check `require x in COLLECTION`: the rules say where.
+    /// `choices LIST`, or first checks that say where the argument comes from (`require x in
+    /// COLLECTION`, or for a list `require all c in x: c in COLLECTION`).
     Given,
     /// Every value of the shape, each through the checks: about this many (`None`: it
     /// depends on the players or on a data file).
@@ -23,7 +24,7 @@ pub enum Candidates {
 
 /// How `play` finds the arguments of a branch.
 pub fn candidates(prog: &Program, b: &Branch) -> Candidates {
-    if b.choices.is_some() || b.first_membership_check().is_some() {
+    if b.choices.is_some() || b.drawn_from().is_some() {
         return Candidates::Given;
     }
     match prog.actions.get(b.action as usize).map(|a| size(prog, &a.shape)) {
@@ -53,7 +54,7 @@ pub fn advice(prog: &Program) -> Vec<Diag> {
                 format!("`play` never takes `{}` here: its argument's shape has no list of values to try", action.name),
             )
             .label(head, "no candidates")
-            .help("give the branch `choices LIST` (the arguments to try), or make its first check `require x in COLLECTION`"),
+            .help("give the branch `choices LIST` (the arguments to try), or make its first check say where the argument comes from: `require x in COLLECTION`, or for a list `require all c in x: c in COLLECTION`"),
             Candidates::Blind(Some(n)) if n > BLIND_WARN_AT => Diag::new(
                 codes::BLIND_PLAY,
                 format!("`play` tries all {n} values of `{}`'s argument here, one by one through the checks", action.name),

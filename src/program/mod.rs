@@ -336,6 +336,18 @@ pub struct Branch {
     pub window: bool,
 }
 
+/// Where a branch's checks say its argument comes from, for `play` and the legal actions of a
+/// branch without `choices`.
+#[derive(Debug, Clone, Copy)]
+pub enum DrawnFrom<'p> {
+    /// `require ARG in COLLECTION` first: only the collection's items can pass.
+    Members(&'p X),
+    /// `require all x in ARG: x in COLLECTION` first (a list of items taken from a
+    /// collection), with the length a `require len(ARG) == N` among the first checks gives:
+    /// only the collection's sub-lists (of N items) can pass.
+    SubLists { coll: &'p X, len: Option<&'p X> },
+}
+
 impl Branch {
     /// `require ARG in COLLECTION` as the branch's first check: only the collection's items
     /// can pass, so listing them is enough (and far cheaper than a whole domain).
@@ -344,6 +356,43 @@ impl Branch {
         let E::Binary(crate::lang::ast::BinOp::In, item, coll) = &cond.e else { return None };
         let is_arg = matches!(item.e, E::Local(s) if s == self.arg);
         (is_arg && !coll.reads_local(self.arg)).then_some(&**coll)
+    }
+
+    /// Where the branch's first checks say its argument comes from, if they do.
+    pub fn drawn_from(&self) -> Option<DrawnFrom<'_>> {
+        if let Some(coll) = self.first_membership_check() {
+            return Some(DrawnFrom::Members(coll));
+        }
+        let St::Require { cond, .. } = &self.checks.first()?.s else { return None };
+        let E::Quantifier { all: true, slot, coll: whole, body } = &cond.e else { return None };
+        let E::Binary(crate::lang::ast::BinOp::In, item, coll) = &body.e else { return None };
+        let of_arg = matches!(whole.e, E::Local(s) if s == self.arg) && matches!(item.e, E::Local(s) if s == *slot);
+        if !of_arg || coll.reads_local(self.arg) || coll.reads_local(*slot) {
+            return None;
+        }
+        Some(DrawnFrom::SubLists { coll, len: self.required_length() })
+    }
+
+    /// `N` of a `require len(ARG) == N` (or `N == len(ARG)`) among the checks before the first
+    /// `let` or other statement, where `N` does not read the argument.
+    fn required_length(&self) -> Option<&X> {
+        let is_len_of_arg = |x: &X| {
+            matches!(&x.e, E::Builtin(crate::program::builtins::Builtin::Len, args)
+                if matches!(args.as_slice(), [a] if matches!(a.e, E::Local(s) if s == self.arg)))
+        };
+        self.checks.iter().map_while(|s| if let St::Require { cond, .. } = &s.s { Some(cond) } else { None }).find_map(
+            |cond| {
+                let E::Binary(crate::lang::ast::BinOp::Eq, a, b) = &cond.e else { return None };
+                let n = if is_len_of_arg(a) {
+                    b
+                } else if is_len_of_arg(b) {
+                    a
+                } else {
+                    return None;
+                };
+                (!n.reads_local(self.arg)).then_some(&**n)
+            },
+        )
     }
 }
 

@@ -6,7 +6,7 @@ use std::rc::Rc;
 use super::eval::bind;
 use super::{Event, Machine, Passed, Run, Source};
 use crate::program::value::{Text, Value};
-use crate::program::{Branch, Choose, E, Program, Shape, X};
+use crate::program::{Branch, Choose, DrawnFrom, E, Program, Shape, X};
 
 /// Who may take a branch's action here: one actor (most branches, built with no list), or a
 /// list shared with the rules' value.
@@ -219,16 +219,73 @@ impl<'p> Machine<'p> {
         }
         let prog = self.prog;
         let shape = &prog.actions[b.action as usize].shape;
-        if let Some(coll) = b.first_membership_check() {
+        if let Some(drawn) = b.drawn_from() {
             if let Some(slot) = b.actor {
                 bind(frame, slot, actor.clone());
             }
-            let items = self.list(coll, frame)?;
-            if items.iter().all(|v| self.fits(shape, v)) {
-                return Ok(Arguments::Members(Rc::new(distinct_in_order(&items))));
+            match drawn {
+                DrawnFrom::Members(coll) => {
+                    let items = self.list(coll, frame)?;
+                    if items.iter().all(|v| self.fits(shape, v)) {
+                        return Ok(Arguments::Members(Rc::new(distinct_in_order(&items))));
+                    }
+                }
+                DrawnFrom::SubLists { coll, len } => {
+                    if let Some(lists) = self.sub_lists(shape, coll, len, frame)? {
+                        return Ok(Arguments::Listed(Rc::new(lists)));
+                    }
+                }
             }
         }
         Ok(Arguments::Listed(Rc::new(self.domain(shape)?.unwrap_or_default())))
+    }
+
+    /// The sub-lists of a collection a list argument's checks take its items from: each
+    /// choice of its items (of the required length, else of every length), in the
+    /// collection's order, each list once. `None` where the shape is not a list of the
+    /// collection's items, or where there are more than a domain may hold (the shape's own
+    /// candidates are used then, as before).
+    fn sub_lists(
+        &mut self,
+        shape: &Shape,
+        coll: &X,
+        len: Option<&X>,
+        frame: &mut Vec<Value>,
+    ) -> Run<Option<Vec<Value>>> {
+        let Shape::List(shape_len, item, distinct) = shape else { return Ok(None) };
+        let items = self.list(coll, frame)?;
+        if !items.iter().all(|v| self.fits(item, v)) {
+            return Ok(None);
+        }
+        let wanted = match len.or(shape_len.as_ref()) {
+            Some(x) => match self.eval(x, frame)? {
+                Value::Int(k) => Some(usize::try_from(k).unwrap_or(usize::MAX)),
+                _ => return Ok(None),
+            },
+            None => None,
+        };
+        let sizes = match wanted {
+            Some(k) => k..=k,
+            None => 0..=items.len(),
+        };
+        let mut count = 0usize;
+        for k in sizes.clone() {
+            count = count.saturating_add(choose(items.len(), k));
+        }
+        if count > MAX_DOMAIN {
+            return Ok(None);
+        }
+        let mut lists = Vec::with_capacity(count);
+        for k in sizes {
+            for picked in combinations_of(&items, k) {
+                if *distinct && distinct_in_order(&picked).len() < picked.len() {
+                    continue;
+                }
+                lists.push(Value::list(picked));
+            }
+        }
+        self.burn_n(lists.len(), &coll.span)?;
+        Ok(Some(distinct_in_order(&lists)))
     }
 
     /// For `choices permutations(xs)`: the items whose every order is an argument, evaluated
@@ -398,6 +455,34 @@ impl<'p> Machine<'p> {
             made.push(event.clone());
         }
         Ok(Pick::Event(event))
+    }
+}
+
+/// How many ways there are to choose `k` of `n` (0 past `n`), saturating.
+fn choose(n: usize, k: usize) -> usize {
+    if k > n {
+        return 0;
+    }
+    let k = k.min(n - k);
+    (0..k).fold(1usize, |acc, i| acc.saturating_mul(n - i) / (i + 1))
+}
+
+/// Every choice of `k` of the items, by position, in lexicographic order of positions.
+fn combinations_of(items: &[Value], k: usize) -> Vec<Vec<Value>> {
+    let n = items.len();
+    if k > n {
+        return vec![];
+    }
+    let mut out = vec![];
+    let mut at: Vec<usize> = (0..k).collect();
+    loop {
+        out.push(at.iter().map(|&i| items[i].clone()).collect());
+        // The rightmost position that can still move right, and everything after it reset.
+        let Some(i) = (0..k).rev().find(|&i| at[i] < n - k + i) else { return out };
+        at[i] += 1;
+        for j in i + 1..k {
+            at[j] = at[j - 1] + 1;
+        }
     }
 }
 
