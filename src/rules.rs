@@ -241,11 +241,14 @@ impl Rules {
 
     /// Plays `games` random games from seeds `seed`, `seed + 1`, ..., handing each to `each` as
     /// a transcript of one JSON line as soon as it is played; stops when `each` says `false`.
+    /// Returns the first game that stopped at a dead end (its seed, and the diagnostic at the
+    /// `choose` where nothing was legal), if one did: a bug of the rules.
     ///
     /// ```
     /// let rules = shinpan::Rules::new("hangover")?;
     /// let mut lines = vec![];
-    /// rules.play_games(3, 7, 2, 1000, |line| { lines.push(line.to_string()); true })?;
+    /// let stuck = rules.play_games(3, 7, 2, 1000, |line| { lines.push(line.to_string()); true })?;
+    /// assert!(stuck.is_none());
     /// assert_eq!(lines.len(), 2);
     /// assert!(lines.iter().all(|l| rules.check_text("game", l).verdict == shinpan::Verdict::Legal));
     /// # Ok::<(), shinpan::RulesError>(())
@@ -257,15 +260,20 @@ impl Rules {
         games: usize,
         max_events: usize,
         mut each: impl FnMut(&str) -> bool,
-    ) -> Result<(), RulesError> {
+    ) -> Result<Option<(u64, Diag)>, RulesError> {
         self.with_players(players, |p| {
+            let mut first_stuck = None;
             for k in 0..games as u64 {
-                let played = playout(p, players, &self.variant, seed.wrapping_add(k), &self.cut_after(max_events))?;
+                let seed = seed.wrapping_add(k);
+                let played = playout(p, players, &self.variant, seed, &self.cut_after(max_events))?;
+                if first_stuck.is_none() {
+                    first_stuck = crate::play::dead_end(p, &played).map(|d| (seed, d));
+                }
                 if !each(&crate::play::transcript_json_for(&self.name, &self.variant, p, &played).to_string()) {
                     break;
                 }
             }
-            Ok(())
+            Ok(first_stuck)
         })
     }
 

@@ -755,4 +755,11 @@ fn play_stops_at_a_dead_end_with_exit_2() {
     // Cut before it by the event cap: no dead end.
     let (code, _, err) = shinpan(&["play", "--rules", path.to_str().unwrap(), "--max-events", "1"]);
     assert_eq!(code, 0, "{err}");
+    // Among many games, every game is written, then the first dead end is named with its seed.
+    let (code, out, err) = shinpan(&["play", "--rules", path.to_str().unwrap(), "--games", "3", "--seed", "5"]);
+    assert_eq!((code, out.lines().count()), (2, 3), "{err}");
+    assert!(err.starts_with("shinpan: the game of seed 5 stopped at a dead end"), "{err}");
+    assert!(err.contains("shinpan::spec::dead-end"), "{err}");
+    let (code, out, err) = shinpan(&["play", "--rules", path.to_str().unwrap(), "--games", "3", "--max-events", "1"]);
+    assert_eq!((code, out.lines().count(), err.as_str()), (0, 3, ""));
 }

@@ -72,15 +72,20 @@ fn players(rules: &Rules, asked: Option<usize>) -> Result<usize, ExitStatus> {
     }
 }
 
-/// `--games N`: each game written as a JSON line as soon as it is played.
+/// `--games N`: each game written as a JSON line as soon as it is played; the first that
+/// stopped at a dead end is reported after them all (exit 2).
 fn many(rules: &Rules, players: usize, play: &Play, games: usize) -> Result<ExitStatus, RulesError> {
     let mut out = std::io::stdout().lock();
     let mut written = true;
-    rules.play_games(players, play.seed, games, play.max_events, |line| {
+    let stuck = rules.play_games(players, play.seed, games, play.max_events, |line| {
         written = writeln!(out, "{line}").is_ok();
         written
     })?;
-    Ok(ExitStatus::written(written && out.flush().is_ok()))
+    let written = written && out.flush().is_ok();
+    let Some((seed, d)) = stuck else { return Ok(ExitStatus::written(written)) };
+    eprintln!("shinpan: the game of seed {seed} stopped at a dead end (the first that did):");
+    eprint!("{}", shinpan::diag::render_plain(&d));
+    Ok(if written { ExitStatus::Errors } else { ExitStatus::written(false) })
 }
 
 /// `--stats`: only the figures of the games, at the end.
