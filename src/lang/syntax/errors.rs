@@ -9,38 +9,12 @@ use super::Rule;
 use crate::codes;
 use crate::diag::Diag;
 
-/// Words the language keeps: never a name.
-const KEYWORDS: &[&str] = &[
-    "let",
-    "require",
-    "else",
-    "if",
-    "then",
-    "for",
-    "in",
-    "while",
-    "loop",
-    "choose",
-    "by",
-    "as",
-    "when",
-    "choices",
-    "otherwise",
-    "break",
-    "continue",
-    "again",
-    "finish",
-    "and",
-    "or",
-    "not",
-    "all",
-    "exists",
-    "where",
-    "true",
-    "false",
-    "null",
-    "table",
-];
+/// Whether `word` is one the language keeps (the grammar's own `keyword` rule): never a name.
+fn is_kept_word(word: &str) -> bool {
+    use pest::Parser;
+    super::SpecParser::parse(Rule::keyword, word)
+        .is_ok_and(|mut pairs| pairs.next().is_some_and(|p| p.as_str() == word))
+}
 
 /// A pest error as a diagnostic of the rules file `text`.
 pub(super) fn syntax_error(e: &pest::error::Error<Rule>, text: &str) -> Diag {
@@ -95,7 +69,7 @@ pub(super) fn syntax_error(e: &pest::error::Error<Rule>, text: &str) -> Diag {
     }
     if positives.contains(&Rule::ident) {
         let word: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
-        if KEYWORDS.contains(&word.as_str()) {
+        if is_kept_word(&word) {
             return syntax(format!("syntax error: `{word}` is a word of the rules language, not a name"))
                 .label(pos..pos + word.len(), "expected a name here")
                 .help("choose another name");
@@ -418,5 +392,17 @@ fn rule_name(rule: &Rule) -> String {
         | Rule::range_hi
         | Rule::lambda => "a value".into(),
         _ => text.replace('_', " "),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_kept_word;
+
+    #[test]
+    fn kept_words_are_the_grammars_keywords_whole() {
+        assert!(["let", "table", "exists", "null"].iter().all(|w| is_kept_word(w)));
+        // A name that starts with one, a statement word that is not kept, and nothing.
+        assert!(!["letter", "tables", "settle", ""].iter().any(|w| is_kept_word(w)));
     }
 }
