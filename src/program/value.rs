@@ -44,7 +44,7 @@ impl Value {
     /// Looks a key up in a map.
     pub fn get(&self, key: &Value) -> Option<&Value> {
         match self {
-            Value::Map(m) => m.iter().find(|(k, _)| k.same(key)).map(|(_, v)| v),
+            Value::Map(m) => lookup(m, key),
             _ => None,
         }
     }
@@ -58,6 +58,7 @@ impl Value {
             (Value::Card(a), Value::Card(b)) => a == b,
             (Value::Int(a), Value::Int(b)) => a == b,
             (Value::Enum(a, b), Value::Enum(c, d)) => a == c && b == d,
+            (Value::Str(a), Value::Str(b)) => Rc::ptr_eq(a, b) || a == b,
             _ => self == other,
         }
     }
@@ -194,6 +195,19 @@ impl Value {
     }
 }
 
+/// The value of `key` in a map's entries. A record's field names are the rules file's own
+/// texts, shared rather than copied, so a field is first looked for by its text's address:
+/// no name is compared letter by letter (`card` against `suit`) on the way to it.
+#[inline]
+pub fn lookup<'m>(entries: &'m [(Value, Value)], key: &Value) -> Option<&'m Value> {
+    if let Value::Str(name) = key
+        && let Some((_, v)) = entries.iter().find(|(k, _)| matches!(k, Value::Str(t) if Rc::ptr_eq(t, name)))
+    {
+        return Some(v);
+    }
+    entries.iter().find(|(k, _)| k.same(key)).map(|(_, v)| v)
+}
+
 /// Whether a list or map with these children nests more than `limit` deep.
 fn children_deeper_than<'v>(children: impl Iterator<Item = &'v Value>, limit: usize, work: &mut usize) -> Option<bool> {
     if limit == 0 {
@@ -217,6 +231,18 @@ mod tests {
     #[test]
     fn a_value_is_two_words() {
         assert_eq!(std::mem::size_of::<Value>(), 2 * std::mem::size_of::<usize>());
+    }
+
+    /// A field is found by its text whether or not the key shares the name's storage.
+    #[test]
+    fn a_key_is_found_by_its_address_or_its_text() {
+        let name: Text = Rc::new("card".into());
+        let entries = vec![(Value::str("suit"), Value::Int(1)), (Value::Str(name.clone()), Value::Int(2))];
+        assert_eq!(lookup(&entries, &Value::Str(name)), Some(&Value::Int(2)));
+        assert_eq!(lookup(&entries, &Value::str("card")), Some(&Value::Int(2)), "another copy of the text");
+        assert_eq!(lookup(&entries, &Value::str("suit")), Some(&Value::Int(1)));
+        assert_eq!(lookup(&entries, &Value::str("rank")), None);
+        assert_eq!(lookup(&entries, &Value::Int(2)), None);
     }
 
     /// `same` is `==` for every pair of values, scalars of every kind among them.

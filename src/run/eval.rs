@@ -6,7 +6,7 @@ use std::rc::Rc;
 use super::{MAX_NESTING, Machine, Run, Stop};
 use crate::lang::ast::BinOp;
 use crate::program::builtins::{Builtin, Cost, MAX_COMBINED, MAX_COUNT, MAX_PERMUTED, MAX_RANGE, MAX_SUBSET_ITEMS};
-use crate::program::value::Value;
+use crate::program::value::{Value, lookup};
 use crate::program::{E, Part, X};
 
 impl Machine<'_> {
@@ -132,7 +132,7 @@ impl Machine<'_> {
             if let Some(Value::Map(m)) = self.leaf(a, frame) {
                 let per_key = key.weight(usize::try_from(self.fuel).unwrap_or(usize::MAX));
                 let work = m.len().saturating_mul(per_key);
-                let found = m.iter().find(|(k, _)| k.same(&key)).map_or(Value::Null, |(_, v)| v.clone());
+                let found = seat_entry(m, &key).or_else(|| lookup(m, &key)).map_or(Value::Null, Value::clone);
                 self.burn_n(work, &x.span)?;
                 return Ok(found);
             }
@@ -153,7 +153,7 @@ impl Machine<'_> {
                     }
                 }
                 Some(Value::Map(m)) if matches!(f, Value::Str(_)) => {
-                    let (work, found) = (m.len(), m.iter().find(|(k, _)| k.same(f)).map(|(_, v)| v.clone()));
+                    let (work, found) = (m.len(), lookup(m, f).cloned());
                     self.burn_n(work, &x.span)?;
                     return Ok(found.unwrap_or(Value::Null));
                 }
@@ -463,6 +463,12 @@ impl Machine<'_> {
     }
 
     fn contains(&mut self, coll: &Value, item: &Value, at: &X) -> Run<bool> {
+        if let Value::List(l) = coll
+            && let Some((weight, found)) = weigh_and_find(l, item)
+        {
+            self.burn_n(weight, &at.span)?;
+            return Ok(found);
+        }
         self.burn_weight(coll, &at.span)?;
         match coll {
             Value::List(l) => Ok(l.iter().any(|v| v.same(item))),
@@ -1044,6 +1050,33 @@ pub(super) fn bind(frame: &mut Vec<Value>, slot: u16, v: Value) {
     frame[i] = v;
 }
 
+/// A per-seat map's entry for a seat, where such maps keep it: a map made for every seat keys
+/// seat `i` at position `i`, so `hand[p]` is found without a search. Any other map (or a seat
+/// kept elsewhere) is searched as before.
+#[inline]
+fn seat_entry<'m>(entries: &'m [(Value, Value)], key: &Value) -> Option<&'m Value> {
+    let Value::Player(seat) = key else { return None };
+    entries.get(usize::from(*seat)).filter(|(k, _)| k.same(key)).map(|(_, v)| v)
+}
+
+/// `item in list` and the list's weight (the fuel the search pays) in one pass, for a list
+/// of scalars and texts (a hand of cards); `None` for a list that holds lists or maps, which
+/// is weighed by `Value::weight`.
+#[inline]
+fn weigh_and_find(items: &[Value], item: &Value) -> Option<(usize, bool)> {
+    let mut weight = 1usize;
+    let mut found = false;
+    for v in items {
+        weight += match v {
+            Value::List(_) | Value::Map(_) => return None,
+            Value::Str(s) => 1 + s.len() / 16,
+            _ => 1,
+        };
+        found = found || v.same(item);
+    }
+    Some((weight, found))
+}
+
 fn by_key(b: Builtin, keyed: Vec<(Value, Value)>) -> Value {
     match b {
         // The first of equal keys wins, so ties resolve in collection order.
@@ -1192,6 +1225,31 @@ mod tests {
             }
         }
         out
+    }
+
+    /// The one-pass search pays what weighing the list pays, and finds what `any` finds.
+    #[test]
+    fn weighing_while_searching_agrees_with_weighing_then_searching() {
+        let long = Value::str(&"x".repeat(40));
+        let flat = vec![Value::Card(3), long.clone(), Value::Int(7), Value::str("ab"), Value::Null];
+        for item in [Value::Card(3), long, Value::str("x"), Value::Int(7), Value::Null, Value::Int(8)] {
+            let found = flat.iter().any(|v| v.same(&item));
+            assert_eq!(weigh_and_find(&flat, &item), Some((Value::list(flat.clone()).weight(usize::MAX), found)));
+        }
+        assert_eq!(weigh_and_find(&[], &Value::Int(1)), Some((1, false)));
+        let nested = [Value::Int(1), Value::list(vec![Value::Int(1)])];
+        assert_eq!(weigh_and_find(&nested, &Value::Int(1)), None, "a nested list is weighed by `weight`");
+    }
+
+    /// A seat is found at its own place when the map keeps it there, and not otherwise.
+    #[test]
+    fn a_seat_is_found_at_its_place() {
+        let by_seat: Vec<(Value, Value)> = (0..4).map(|s| (Value::Player(s), Value::Int(10 + i64::from(s)))).collect();
+        assert_eq!(seat_entry(&by_seat, &Value::Player(2)), Some(&Value::Int(12)));
+        assert_eq!(seat_entry(&by_seat, &Value::Player(4)), None);
+        let reversed: Vec<(Value, Value)> = by_seat.iter().rev().cloned().collect();
+        assert_eq!(seat_entry(&reversed, &Value::Player(2)), None, "seat 2 is not at place 2 here");
+        assert_eq!(seat_entry(&by_seat, &Value::Int(2)), None, "only a seat is looked for by place");
     }
 
     #[test]
