@@ -4,7 +4,7 @@
 use std::rc::Rc;
 
 use super::eval::bind;
-use super::{Event, Machine, Passed, Run, Source};
+use super::{DeadEnd, Event, Machine, Passed, Run, Source};
 use crate::program::value::{Text, Value};
 use crate::program::{Branch, Choose, DrawnFrom, E, Program, Shape, X};
 
@@ -520,7 +520,10 @@ impl<'p> Machine<'p> {
         }
         let Some(((b, actor, arg, ambient), own)) = chosen else {
             // Nothing legal, not finished, before the cap: the game cannot go on.
-            self.dead_end = Some(c.map_or(0..0, |c| c.span.clone()));
+            self.dead_end = Some(match c {
+                Some(c) => DeadEnd::Choose(c.span.clone()),
+                None => DeadEnd::AfterFlow(self.where_the_flow_ended()),
+            });
             return Ok(Pick::Stop);
         };
         // It passed the checks of the branch that judges it: judging it again would only
