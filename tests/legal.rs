@@ -221,8 +221,8 @@ fn a_record_whose_field_is_taken_from_a_collection_lists_its_items_with_every_ot
         words(&["aki {n: 3, w: Up}", "aki {n: 1, w: Up}", "aki {n: 1, w: Down}"])
     );
     // An item outside the field's bounds is never an argument (a transcript could not hold it).
-    let bounded = "      require x.n in [5, 2] else r \"not listed\"";
-    assert_eq!(from("{n: int 1..3, w: Way}", bounded), words(&["aki {n: 2, w: Up}", "aki {n: 2, w: Down}"]));
+    let bounded = "      require x.n in [5, 3, 0, 1, 2, 4] else r \"not listed\"";
+    assert_eq!(from("{n: int 1..3}", bounded), words(&["aki {n: 3}", "aki {n: 1}", "aki {n: 2}"]));
     // An empty collection names no record, and the next check's collection is not evaluated
     // (as the checks never reach it: here it would fail, past the end of a list).
     let none = "      require x.n in [] else r \"not listed\"\n      require x.w in [[Way.Up] for q in players][2] else r \"never reached\"";
@@ -259,6 +259,8 @@ fn a_field_check_names_no_record_when_it_is_not_first_reads_the_argument_or_read
     // Not the first check: the unbounded field has no domain, so nothing is tried.
     let later = "      require x.w == Way.Up else r \"down\"\n      require x.n in [1] else r \"not listed\"";
     assert!(from(record, later).is_empty());
+    // A field of another record than the argument names nothing.
+    assert!(from(record, "      require [{n: 1} for q in players][0].n in [1] else r \"never fails\"").is_empty());
     // A collection that reads the argument names nothing.
     assert!(from(record, "      require x.n in [x.n] else r \"never fails\"").is_empty());
     // A field checked twice: the first check names it, the second judges.

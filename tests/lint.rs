@@ -303,6 +303,21 @@ fn a_record_whose_field_is_taken_from_a_collection_is_not_warned_about() {
     never(&moving("{n: int, card: Coin}", ""));
     // ... but another such field still leaves the record without any.
     never(&moving("{card: Coin, n: int}", held));
+    // How many values a record is tried as: an optional field given or left out, up to 4,096.
+    let counted = |shape: &str| {
+        let text = moving(shape, "");
+        let checked = shinpan::editor::lint("t.rules", &text, std::path::Path::new(".")).unwrap();
+        checked.warnings.iter().map(|d| d.message.clone()).collect::<Vec<_>>()
+    };
+    assert_eq!(
+        counted("{card: Coin, n?: int 0..999}"),
+        ["`play` tries all 2002 values of `move`'s argument here, one by one through the checks"]
+    );
+    assert_eq!(
+        counted("{a: int 0..63, b: int 0..63}"),
+        ["`play` tries all 4096 values of `move`'s argument here, one by one through the checks"]
+    );
+    never(&moving("{a: int 0..63, b: int 0..64}", ""));
     // A card's attribute is no record's field: every card is tried.
     blind(&moving("Big", "      require x.n in [1, 2] else r \"not listed\""));
 }
