@@ -10,7 +10,7 @@ use crate::limits::Limits;
 use crate::program::Program;
 use crate::program::value::Value;
 use crate::run::rng::Rng;
-use crate::run::{Event, Machine, Outcome, Source};
+use crate::run::{DeadEnd, Event, Machine, Outcome, Source};
 use crate::transcript::Yaml;
 use crate::transcript::decode;
 
@@ -83,22 +83,37 @@ pub fn transcript_json_for(rules: &str, variant: &[(String, Yaml)], prog: &Progr
 }
 
 /// A random game that stopped before it finished because nothing was legal where the rules
-/// waited: a bug of the rules, pointed at that `choose`.
+/// waited: a bug of the rules, pointed at that `choose`, or at the end of a flow that ran out
+/// without `finish` (where only the `always` records are open).
 pub fn dead_end(prog: &Program, p: &Playout) -> Option<Diag> {
     if p.outcome.finished {
         return None;
     }
-    let at = p.outcome.dead_end.clone()?;
     let message = format!(
         "the game is stuck after {} event(s): no action is legal here and the game has not finished",
         p.events.len()
     );
-    let d = Diag::new(crate::codes::DEAD_END, message)
-        .label(if at.is_empty() { at.clone() } else { at.start..(at.start + 6).min(at.end) }, "the rules wait here")
-        .help(
-            "a bug of the rules: open a branch that can be taken here (its actors, `when` and checks), make the \
-             point optional with `otherwise`, or `finish` the game before it",
-        );
+    let d = Diag::new(crate::codes::DEAD_END, message);
+    let d = match p.outcome.dead_end.clone()? {
+        DeadEnd::Choose(at) => d
+            .label(if at.is_empty() { at.clone() } else { at.start..(at.start + 6).min(at.end) }, "the rules wait here")
+            .help(
+                "a bug of the rules: open a branch that can be taken here (its actors, `when` and checks), make the \
+                 point optional with `otherwise`, or `finish` the game before it",
+            ),
+        // The statement's first line: a last `for` or `if` may be long.
+        DeadEnd::AfterFlow(at) => {
+            let line = prog.source.text(&at).and_then(|t| t.lines().next()).map_or(0, |l| l.trim_end().len());
+            d.label(
+                at.start..at.start + line,
+                "the flow ends after this, without `finish`: only `always` records are open then",
+            )
+            .help(
+                "a bug of the rules: `finish` the game at the end of its flow, or open an `always` record that can \
+                     be taken after it",
+            )
+        }
+    };
     Some(prog.source.place(d))
 }
 

@@ -70,6 +70,23 @@ fn a_dead_end_is_reported_at_its_choose() {
     assert!(rules.play_one_or_dead_end(2, 0, 1_000).unwrap().1.is_none());
 }
 
+/// A flow that runs out without `finish`, after a `due` step, where no `always` record can be
+/// taken: the dead end is at the flow's last statement (its first line), not at the top of the
+/// file.
+#[test]
+fn a_dead_end_after_the_flow_is_reported_at_its_last_statement() {
+    let text = "game dead\nplayers 2..2\nrule r \"unused\"\naction go: int 0..1\nvar n = 0\nscores {}\nwinners []\n\
+                due bump when n == 1 {\n  n = 2\n}\n\
+                flow {\n  choose {\n    go(x) by players[0] {\n      n += 1\n    }\n  }\n  if n > 0 {\n    n += 1\n  }\n}\n";
+    let rules = shinpan::Rules::from_text("dead.rules", text, Path::new(".")).unwrap();
+    let d = rules.play_one_or_dead_end(2, 0, 1_000).unwrap().1.expect("a dead end");
+    assert_eq!(d.code, shinpan::codes::DEAD_END);
+    let (span, label) = &d.labels[0];
+    assert_eq!(&text[span.clone()], "if n > 0 {");
+    assert!(label.starts_with("the flow ends after this"), "{label}");
+    assert!(d.help.as_deref().unwrap_or_default().contains("`finish` the game at the end of its flow"), "{d:?}");
+}
+
 /// What `lint` can say before any game (its warnings): a branch `play` never takes (a list
 /// argument without `choices`), and one it tries blindly over many values.
 #[test]

@@ -185,6 +185,128 @@ fn a_list_taken_from_a_collection_lists_its_sub_lists() {
     assert_eq!(from("list int", twelve).len(), 4096, "2^12 sub-lists");
 }
 
+#[test]
+fn a_record_whose_field_is_taken_from_a_collection_lists_its_items_with_every_other_field() {
+    let from = |shape: &str, checks: &str| legal_words(&game(shape, "by players[0]", checks));
+    let taken = "      require x.n in [3, 1, 3] else r \"not listed\"";
+    // An unbounded field has no domain, but the check names its values: each item once, in the
+    // collection's order, with every value of the other fields, the first field varying slowest
+    // (as the shape's own domain combines them).
+    let first = from("{n: int, w: Way}", taken);
+    assert_eq!(first, words(&["aki {n: 3, w: Up}", "aki {n: 3, w: Down}", "aki {n: 1, w: Up}", "aki {n: 1, w: Down}"]));
+    let second = from("{w: Way, n: int}", taken);
+    assert_eq!(
+        second,
+        words(&["aki {w: Up, n: 3}", "aki {w: Up, n: 1}", "aki {w: Down, n: 3}", "aki {w: Down, n: 1}"])
+    );
+    // An optional field is given or left out, as in the domain; the checked one is always given.
+    let optional = from("{n?: int, w?: Way}", taken);
+    assert_eq!(
+        optional,
+        words(&[
+            "aki {n: 3}",
+            "aki {n: 3, w: Up}",
+            "aki {n: 3, w: Down}",
+            "aki {n: 1}",
+            "aki {n: 1, w: Up}",
+            "aki {n: 1, w: Down}"
+        ])
+    );
+    // Checks of other fields right after it name theirs too; the other checks still judge.
+    let two = "      require x.n in [2, 1] else r \"not listed\"\n      require x.w in [Way.Down] else r \"not down\"";
+    assert_eq!(from("{n: int, w: Way}", two), words(&["aki {n: 2, w: Down}", "aki {n: 1, w: Down}"]));
+    let judged = format!("{taken}\n      require x.w == Way.Up or x.n == 1 else r \"down\"");
+    assert_eq!(
+        from("{n: int, w: Way}", &judged),
+        words(&["aki {n: 3, w: Up}", "aki {n: 1, w: Up}", "aki {n: 1, w: Down}"])
+    );
+    // An item outside the field's bounds is never an argument (a transcript could not hold it).
+    let bounded = "      require x.n in [5, 3, 0, 1, 2, 4] else r \"not listed\"";
+    assert_eq!(from("{n: int 1..3}", bounded), words(&["aki {n: 3}", "aki {n: 1}", "aki {n: 2}"]));
+    // An empty collection names no record, and the next check's collection is not evaluated
+    // (as the checks never reach it: here it would fail, past the end of a list).
+    let none = "      require x.n in [] else r \"not listed\"\n      require x.w in [[Way.Up] for q in players][2] else r \"never reached\"";
+    assert!(from("{n: int, w: Way}", none).is_empty());
+}
+
+#[test]
+fn a_finite_record_taken_from_a_collection_keeps_what_its_whole_domain_found() {
+    let from = |shape: &str, checks: &str| legal_words(&game(shape, "by players[0]", checks));
+    // A first check that names nothing has the whole domain tried: the same records pass.
+    let blind = |shape: &str, checks: &str| from(shape, &format!("      require true else r \"always\"\n{checks}"));
+    for (shape, checks) in [
+        ("{c: Coin, s: Suit}", "      require x.c in [c for c in Coin where c.face == 0] else r \"not held\""),
+        (
+            "{s: Suit, c: Coin, b?: bool}",
+            "      require x.c in Coin else r \"not held\"\n      require x.b != true else r \"no\"",
+        ),
+        (
+            "{a: int 1..3, b: int 1..3}",
+            "      require x.b in [3, 1] else r \"not listed\"\n      require x.a in [x.b] else r \"not b\"",
+        ),
+        ("{a: int 1..3, w?: Way}", "      require x.a in [2, 5] else r \"not listed\""),
+    ] {
+        let narrowed = from(shape, checks);
+        assert!(!narrowed.is_empty(), "{shape}");
+        assert_eq!(sorted(narrowed), sorted(blind(shape, checks)), "{shape}");
+    }
+}
+
+#[test]
+fn a_field_check_names_no_record_when_it_is_not_first_reads_the_argument_or_reads_no_record() {
+    let from = |shape: &str, checks: &str| legal_words(&game(shape, "by players[0]", checks));
+    let record = "{n: int, w: Way}";
+    // Not the first check: the unbounded field has no domain, so nothing is tried.
+    let later = "      require x.w == Way.Up else r \"down\"\n      require x.n in [1] else r \"not listed\"";
+    assert!(from(record, later).is_empty());
+    // A field of another record than the argument names nothing.
+    assert!(from(record, "      require [{n: 1} for q in players][0].n in [1] else r \"never fails\"").is_empty());
+    // A collection that reads the argument names nothing.
+    assert!(from(record, "      require x.n in [x.n] else r \"never fails\"").is_empty());
+    // A field checked twice: the first check names it, the second judges.
+    let twice = "      require x.n in [1, 2] else r \"not listed\"\n      require x.n in [2] else r \"not two\"";
+    assert_eq!(from(record, twice), words(&["aki {n: 2, w: Up}", "aki {n: 2, w: Down}"]));
+    // Items of another shape than the field's: the shape's own domain, through the checks.
+    let mixed = "      require x.a in [\"a\", 2] else r \"not listed\"";
+    assert_eq!(from("{a: int 1..3, w: Way}", mixed), words(&["aki {a: 2, w: Up}", "aki {a: 2, w: Down}"]));
+    assert!(from(record, "      require x.n in [\"a\"] else r \"not listed\"").is_empty());
+    // A card's attribute is no record's field: every card is tried.
+    assert_eq!(from("Coin", "      require x.face in [0] else r \"heads\""), words(&["aki T"]));
+    // Another field with no list of values: no record either.
+    assert!(from("{n: int, m: int}", "      require x.n in [1] else r \"not listed\"").is_empty());
+}
+
+#[test]
+fn records_taken_from_a_collection_are_capped_at_4096() {
+    let from = |shape: &str, checks: &str| legal_words(&game(shape, "by players[0]", checks));
+    let shape = "{n: int, a: int 0..63, b: int 0..63}";
+    assert_eq!(from(shape, "      require x.n in [7] else r \"not listed\"").len(), 4096);
+    // Twice as many records: none, as for any shape past the cap.
+    assert!(from(shape, "      require x.n in [7, 8] else r \"not listed\"").is_empty());
+    // Where the domain itself is under the cap, it is tried instead.
+    let small = "{n: int 0..1, a: int 0..63, b: int 0..31}";
+    assert_eq!(from(small, "      require x.n in [0, 1, 2] else r \"not listed\"").len(), 4096);
+}
+
+/// The demonstration of a record move without `choices` (`fixtures/bench/record-move.rules`,
+/// crazy eights whose move names the card and the suit to follow): its random games play
+/// records drawn from the hand, skip the check that drew them, and are legal when checked.
+#[test]
+fn random_games_of_a_record_move_without_choices_are_legal() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let rules = std::fs::read_to_string(root.join("fixtures/bench/record-move.rules")).unwrap();
+    let prog = shinpan::compile("record-move.rules", &rules).unwrap();
+    for (players, seed) in [(2, 0), (2, 1), (3, 2), (4, 3), (5, 4)] {
+        let played = shinpan::play::playout(&prog, players, seed, 100_000).unwrap();
+        assert!(played.outcome.finished, "seed {seed}");
+        let text = shinpan::play::transcript_text_for("record-move.rules", &[], &prog, &played);
+        assert!(text.contains("\"play\":{\"card\":"), "seed {seed}: no record played\n{text}");
+        let report = shinpan::report::check::Checker::with_rules_text("record-move.rules", &rules, root)
+            .check_text("t.yaml", text, root);
+        assert_eq!(report.verdict, shinpan::report::check::Verdict::Legal, "seed {seed}: {:?}", report.violations);
+    }
+}
+
 /// The help line of a violation at the only waiting point of `game("int 1..N", ...)` where
 /// every value but N is legal.
 fn help_line(n: usize) -> String {

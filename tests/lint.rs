@@ -267,3 +267,57 @@ fn no_built_in_game_is_warned_about() {
         assert!(checked.warnings.is_empty(), "{name}: {:?}", checked.warnings);
     }
 }
+
+/// A game that waits once for `move`, whose argument has `shape`, with `checks` in its body.
+fn moving(shape: &str, checks: &str) -> String {
+    format!(
+        "game tiny\nplayers 2..2\nrule r \"unused\"\ncard Coin(face: int) {{\n  \"H\" (1)\n  \"T\" (0)\n}}\n\
+         card Big(n: int) {{\n  each n in range(1, 300)\n  code \"B{{n}}\"\n}}\n\
+         action move: {shape}\nvar hand = [first(Coin)]\nscores {{}}\nwinners []\n\
+         flow {{\n  choose {{\n    move(x) by players[0] {{\n{checks}\n    }}\n  }}\n  finish\n}}\n"
+    )
+}
+
+/// A record argument whose first check takes a field from a collection is tried as that
+/// collection's items with every value of its other fields: neither blindly nor never.
+#[test]
+fn a_record_whose_field_is_taken_from_a_collection_is_not_warned_about() {
+    let blind = |text: &str| {
+        let found = warnings(text);
+        assert!(found.len() == 1 && found[0].0 == "blind-play" && found[0].1 == ["move"], "{found:?}\n{text}");
+    };
+    let never = |text: &str| {
+        let found = warnings(text);
+        assert!(found.len() == 1 && found[0].0 == "dead-end" && found[0].1 == ["move"], "{found:?}\n{text}");
+    };
+    let held = "      require x.card in hand else r \"not held\"";
+    let wide = "{card: Coin, n: int 0..999}";
+    // 2,000 records tried one by one, unless the first check names the cards to try.
+    blind(&moving(wide, ""));
+    assert_eq!(warnings(&moving(wide, held)), []);
+    // Not first, or a collection that reads the argument: the whole shape, as before.
+    blind(&moving(wide, &format!("      require x.n > 0 else r \"zero\"\n{held}")));
+    blind(&moving(wide, "      require x.card in [x.card] else r \"never fails\""));
+    // A field with no list of values is given its values by its check...
+    assert_eq!(warnings(&moving("{n: int, card: Coin}", "      require x.n in [1, 2] else r \"not listed\"")), []);
+    never(&moving("{n: int, card: Coin}", ""));
+    // ... but another such field still leaves the record without any.
+    never(&moving("{card: Coin, n: int}", held));
+    // How many values a record is tried as: an optional field given or left out, up to 4,096.
+    let counted = |shape: &str| {
+        let text = moving(shape, "");
+        let checked = shinpan::editor::lint("t.rules", &text, std::path::Path::new(".")).unwrap();
+        checked.warnings.iter().map(|d| d.message.clone()).collect::<Vec<_>>()
+    };
+    assert_eq!(
+        counted("{card: Coin, n?: int 0..999}"),
+        ["`play` tries all 2002 values of `move`'s argument here, one by one through the checks"]
+    );
+    assert_eq!(
+        counted("{a: int 0..63, b: int 0..63}"),
+        ["`play` tries all 4096 values of `move`'s argument here, one by one through the checks"]
+    );
+    never(&moving("{a: int 0..63, b: int 0..64}", ""));
+    // A card's attribute is no record's field: every card is tried.
+    blind(&moving("Big", "      require x.n in [1, 2] else r \"not listed\""));
+}

@@ -4,7 +4,8 @@
 
 use crate::codes;
 use crate::diag::{Diag, Level};
-use crate::program::{Branch, E, Program, Shape, St};
+use crate::program::value::{Text, Value};
+use crate::program::{Branch, DrawnFrom, E, Program, Shape, St};
 
 /// More values than this, tried blindly at one branch, are worth a `choices`.
 pub(super) const BLIND_WARN_AT: u64 = 256;
@@ -13,7 +14,8 @@ pub(super) const BLIND_WARN_AT: u64 = 256;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Candidates {
     /// `choices LIST`, or first checks that say where the argument comes from (`require x in
-    /// COLLECTION`, or for a list `require all c in x: c in COLLECTION`).
+    /// COLLECTION`, for a list `require all c in x: c in COLLECTION`, or for a record
+    /// `require x.FIELD in COLLECTION` with its other fields' values listed).
     Given,
     /// Every value of the shape, each through the checks: about this many (`None`: it
     /// depends on the players or on a data file).
@@ -24,10 +26,30 @@ pub enum Candidates {
 
 /// How `play` finds the arguments of a branch.
 pub fn candidates(prog: &Program, b: &Branch) -> Candidates {
-    if b.choices.is_some() || b.drawn_from().is_some() {
+    if b.choices.is_some() {
         return Candidates::Given;
     }
-    match prog.actions.get(b.action as usize).map(|a| size(prog, &a.shape)) {
+    let shape = prog.actions.get(b.action as usize).map(|a| &a.shape);
+    match b.drawn_from() {
+        // A record's checked fields come from their collections, its other fields from
+        // their shapes (`run::legal`): where one of those has no list of values, neither
+        // has the record. A field the record does not have, or an argument that is not a
+        // record, names nothing: the shape's values are tried.
+        Some(DrawnFrom::Fields(given)) => {
+            if let Some(Shape::Record(fields)) = shape
+                && given.iter().all(|(name, _)| fields.iter().any(|(f, ..)| is_named(name, f)))
+            {
+                let others = fields.iter().filter(|(f, ..)| !given.iter().any(|(name, _)| is_named(name, f)));
+                if let Size::Infinite = record_size(prog, others) {
+                    return Candidates::Never;
+                }
+                return Candidates::Given;
+            }
+        }
+        Some(_) => return Candidates::Given,
+        None => {}
+    }
+    match shape.map(|s| size(prog, s)) {
         Some(Size::Finite(n)) => Candidates::Blind(Some(n)),
         Some(Size::Unknown) => Candidates::Blind(None),
         Some(Size::Infinite) | None => Candidates::Never,
@@ -105,16 +127,24 @@ fn size(prog: &Program, shape: &Shape) -> Size {
                 _ => Size::Unknown,
             })
         }
-        Shape::Record(fields) => {
-            fields.iter().fold(Size::Finite(1), |acc, (_, optional, s)| match (acc, size(prog, s)) {
-                (Size::Infinite, _) | (_, Size::Infinite) => Size::Infinite,
-                (Size::Finite(a), Size::Finite(b)) => {
-                    let n = a.saturating_mul(b + u64::from(*optional));
-                    if n > 4096 { Size::Infinite } else { Size::Finite(n) }
-                }
-                _ => Size::Unknown,
-            })
-        }
+        Shape::Record(fields) => record_size(prog, fields.iter()),
         _ => Size::Infinite,
     }
+}
+
+/// How many records of these fields `play` would try (past 4,096, none).
+fn record_size<'a>(prog: &Program, fields: impl Iterator<Item = &'a (Text, bool, Shape)>) -> Size {
+    fields.fold(Size::Finite(1), |acc, (_, optional, s)| match (acc, size(prog, s)) {
+        (Size::Infinite, _) | (_, Size::Infinite) => Size::Infinite,
+        (Size::Finite(a), Size::Finite(b)) => {
+            let n = a.saturating_mul(b + u64::from(*optional));
+            if n > 4096 { Size::Infinite } else { Size::Finite(n) }
+        }
+        _ => Size::Unknown,
+    })
+}
+
+/// Whether a field read by name (`x.card`) reads a record's field.
+fn is_named(name: &Value, field: &Text) -> bool {
+    matches!(name, Value::Str(n) if n == field)
 }

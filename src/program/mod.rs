@@ -338,7 +338,7 @@ pub struct Branch {
 
 /// Where a branch's checks say its argument comes from, for `play` and the legal actions of a
 /// branch without `choices`.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub enum DrawnFrom<'p> {
     /// `require ARG in COLLECTION` first: only the collection's items can pass.
     Members(&'p X),
@@ -346,6 +346,11 @@ pub enum DrawnFrom<'p> {
     /// collection), with the length a `require len(ARG) == N` among the first checks gives:
     /// only the collection's sub-lists (of N items) can pass.
     SubLists { coll: &'p X, len: Option<&'p X> },
+    /// `require ARG.FIELD in COLLECTION` first, and the checks of that form right after it
+    /// that name other fields (of a record argument): only records whose named fields are
+    /// items of their collections can pass. Each field's name, with its collection, in the
+    /// order of the checks.
+    Fields(Vec<(&'p Value, &'p X)>),
 }
 
 impl Branch {
@@ -363,6 +368,10 @@ impl Branch {
         if let Some(coll) = self.first_membership_check() {
             return Some(DrawnFrom::Members(coll));
         }
+        let fields = self.field_membership_checks();
+        if !fields.is_empty() {
+            return Some(DrawnFrom::Fields(fields));
+        }
         let St::Require { cond, .. } = &self.checks.first()?.s else { return None };
         let E::Quantifier { all: true, slot, coll: whole, body } = &cond.e else { return None };
         let E::Binary(crate::lang::ast::BinOp::In, item, coll) = &body.e else { return None };
@@ -371,6 +380,25 @@ impl Branch {
             return None;
         }
         Some(DrawnFrom::SubLists { coll, len: self.required_length() })
+    }
+
+    /// The checks `require ARG.FIELD in COLLECTION` from the first on, each of a field not
+    /// named before and with a collection that does not read the argument: only consecutive
+    /// ones, so that each collection is one the checks would have evaluated anyway, in the
+    /// same frame, for any record that passed the ones before it.
+    fn field_membership_checks(&self) -> Vec<(&Value, &X)> {
+        let mut fields: Vec<(&Value, &X)> = vec![];
+        for s in &self.checks {
+            let St::Require { cond, .. } = &s.s else { break };
+            let E::Binary(crate::lang::ast::BinOp::In, item, coll) = &cond.e else { break };
+            let E::Field(record, name, _) = &item.e else { break };
+            let of_arg = matches!(record.e, E::Local(s) if s == self.arg);
+            if !of_arg || coll.reads_local(self.arg) || fields.iter().any(|(f, _)| f.same(name)) {
+                break;
+            }
+            fields.push((name, coll));
+        }
+        fields
     }
 
     /// `N` of a `require len(ARG) == N` (or `N == len(ARG)`) among the checks before the first

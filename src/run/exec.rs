@@ -636,7 +636,7 @@ impl<'p> Machine<'p> {
 
     /// Where an event after the flow is judged: the `finish` that ended the game, or the last
     /// statement of a flow that ran out without one.
-    fn where_the_flow_ended(&self) -> crate::span::Span {
+    pub(super) fn where_the_flow_ended(&self) -> crate::span::Span {
         if self.finished_at != (0..0) {
             return self.finished_at.clone();
         }

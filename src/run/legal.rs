@@ -4,7 +4,7 @@
 use std::rc::Rc;
 
 use super::eval::bind;
-use super::{Event, Machine, Passed, Run, Source};
+use super::{DeadEnd, Event, Machine, Passed, Run, Source};
 use crate::program::value::{Text, Value};
 use crate::program::{Branch, Choose, DrawnFrom, E, Program, Shape, X};
 
@@ -46,15 +46,17 @@ type Group<'p> = (&'p Branch, Value, Arguments, bool);
 enum Arguments {
     Listed(Rc<Vec<Value>>),
     /// The items of the collection the branch's first check requires the argument to be in
-    /// (`require c in hand[p]`): each passes that check.
-    Members(Rc<Vec<Value>>),
+    /// (`require c in hand[p]`), or the records whose fields are items of the collections its
+    /// first checks take them from (`require x.card in hand[p]`): each passes that many of
+    /// the branch's first checks.
+    Members(Rc<Vec<Value>>, usize),
     Orders(Rc<Vec<Value>>),
 }
 
 impl Arguments {
     fn len(&self) -> usize {
         match self {
-            Arguments::Listed(items) | Arguments::Members(items) => items.len(),
+            Arguments::Listed(items) | Arguments::Members(items, _) => items.len(),
             Arguments::Orders(items) => (1..=items.len()).product(),
         }
     }
@@ -62,7 +64,7 @@ impl Arguments {
     /// The `k`-th argument (`k < len()`).
     fn get(&self, k: usize) -> Option<Value> {
         match self {
-            Arguments::Listed(items) | Arguments::Members(items) => items.get(k).cloned(),
+            Arguments::Listed(items) | Arguments::Members(items, _) => items.get(k).cloned(),
             Arguments::Orders(items) => (k < self.len()).then(|| Value::list(nth_order(items, k))),
         }
     }
@@ -227,7 +229,7 @@ impl<'p> Machine<'p> {
                 DrawnFrom::Members(coll) => {
                     let items = self.list(coll, frame)?;
                     if items.iter().all(|v| self.fits(shape, v)) {
-                        return Ok(Arguments::Members(Rc::new(distinct_in_order(&items))));
+                        return Ok(Arguments::Members(Rc::new(distinct_in_order(&items)), 1));
                     }
                 }
                 DrawnFrom::SubLists { coll, len } => {
@@ -235,9 +237,56 @@ impl<'p> Machine<'p> {
                         return Ok(Arguments::Listed(Rc::new(lists)));
                     }
                 }
+                DrawnFrom::Fields(given) => {
+                    if let Some(records) = self.records_from(shape, &given, frame)? {
+                        return Ok(Arguments::Members(Rc::new(records), given.len()));
+                    }
+                }
             }
         }
         Ok(Arguments::Listed(Rc::new(self.domain(shape)?.unwrap_or_default())))
+    }
+
+    /// The records a record argument's first checks take some fields from: each such field
+    /// one of its collection's items (each once, in the collection's order), every other
+    /// field every value of its shape, combined in the order of the shape's own domain (so
+    /// that the records that pass are the ones of the domain that passed). A field left out
+    /// could not pass its check. `None` where the shape is not a record with those fields, an
+    /// item is not of its field's shape, or another field has no list of values or there are
+    /// more than a domain may hold (the shape's own candidates are used then, as before).
+    fn records_from(
+        &mut self,
+        shape: &Shape,
+        given: &[(&Value, &X)],
+        frame: &mut Vec<Value>,
+    ) -> Run<Option<Vec<Value>>> {
+        let Shape::Record(fields) = shape else { return Ok(None) };
+        let mut values: Vec<Option<Vec<Value>>> = vec![None; fields.len()];
+        for (name, coll) in given {
+            let Some(i) = fields.iter().position(|(f, ..)| matches!(name, Value::Str(n) if n == f)) else {
+                return Ok(None);
+            };
+            let shape = &fields[i].2;
+            let items = self.list(coll, frame)?;
+            if !items.iter().all(|v| self.fits(shape, v)) {
+                return Ok(None);
+            }
+            // An int outside the field's range is no argument (a transcript cannot hold it),
+            // nor in the field's domain: the records that pass are the domain's that did.
+            let mut kept = Vec::with_capacity(items.len());
+            for v in distinct_in_order(&items) {
+                if self.within(shape, &v)? {
+                    kept.push(v);
+                }
+            }
+            // No record passes this check: the checks after it, and their collections, are
+            // never reached.
+            if kept.is_empty() {
+                return Ok(Some(vec![]));
+            }
+            values[i] = Some(kept);
+        }
+        self.record_domain(fields, &values)
     }
 
     /// The sub-lists of a collection a list argument's checks take its items from: each
@@ -311,6 +360,20 @@ impl<'p> Machine<'p> {
         }
     }
 
+    /// Whether a value of a shape (`fits`) is within its bounds: an int within its range.
+    fn within(&mut self, shape: &Shape, v: &Value) -> Run<bool> {
+        let (Shape::Int(lo, hi), Value::Int(i)) = (shape, v) else { return Ok(true) };
+        for (bound, below) in [(lo, true), (hi, false)] {
+            let Some(bound) = bound else { continue };
+            if let Value::Int(b) = self.eval(bound, &mut vec![])?
+                && (if below { *i < b } else { *i > b })
+            {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
     /// Every argument of an action, when its shape is finite and small.
     pub fn arguments_of(&mut self, action: u16) -> Option<Vec<Value>> {
         let prog = self.prog;
@@ -345,18 +408,31 @@ impl<'p> Machine<'p> {
                 }
                 all
             }
-            Shape::Record(fields) => return self.record_domain(fields),
+            Shape::Record(fields) => return self.record_domain(fields, &[]),
             _ => return Ok(None),
         }))
     }
 
-    fn record_domain(&mut self, fields: &[(Text, bool, Shape)]) -> Run<Option<Vec<Value>>> {
+    /// Every record of the fields' values, the first field's varying slowest: each field's
+    /// value from `given` where it names them (such a field is never left out), else from
+    /// its shape's domain.
+    fn record_domain(
+        &mut self,
+        fields: &[(Text, bool, Shape)],
+        given: &[Option<Vec<Value>>],
+    ) -> Run<Option<Vec<Value>>> {
         let mut rows: Vec<Vec<(Value, Value)>> = vec![vec![]];
-        for (name, optional, shape) in fields {
-            let Some(values) = self.domain(shape)? else { return Ok(None) };
+        for (i, (name, optional, shape)) in fields.iter().enumerate() {
+            let (values, omissible) = match given.get(i) {
+                Some(Some(values)) => (values.clone(), false),
+                _ => match self.domain(shape)? {
+                    Some(values) => (values, *optional),
+                    None => return Ok(None),
+                },
+            };
             let mut next = vec![];
             for row in &rows {
-                if *optional {
+                if omissible {
                     next.push(row.clone());
                 }
                 for v in &values {
@@ -444,7 +520,10 @@ impl<'p> Machine<'p> {
         }
         let Some(((b, actor, arg, ambient), own)) = chosen else {
             // Nothing legal, not finished, before the cap: the game cannot go on.
-            self.dead_end = Some(c.map_or(0..0, |c| c.span.clone()));
+            self.dead_end = Some(match c {
+                Some(c) => DeadEnd::Choose(c.span.clone()),
+                None => DeadEnd::AfterFlow(self.where_the_flow_ended()),
+            });
             return Ok(Pick::Stop);
         };
         // It passed the checks of the branch that judges it: judging it again would only
@@ -492,7 +571,7 @@ fn nth_candidate<'p>(groups: &[Group<'p>], mut i: usize) -> Option<(Try<'p>, usi
     for (b, actor, arguments, ambient) in groups {
         let len = arguments.len();
         if i < len {
-            let from = usize::from(matches!(arguments, Arguments::Members(_)));
+            let from = if let Arguments::Members(_, passed) = arguments { *passed } else { 0 };
             return Some(((*b, actor.clone(), arguments.get(i)?, *ambient), from));
         }
         i -= len;

@@ -159,7 +159,7 @@ pub struct Machine<'p> {
     /// The `finish` statement that ended the game, once it has.
     finished_at: Span,
     /// Where a random game found nothing legal to draw, before it finished.
-    dead_end: Option<Span>,
+    dead_end: Option<DeadEnd>,
     pub source: Source,
     pub violation: Option<Violation>,
     /// Set after a violation: the rest runs as if the transcript had ended there.
@@ -266,8 +266,8 @@ pub struct Outcome {
     /// The `finish` statement that ended the game, once it has.
     pub ended_at: Option<Span>,
     /// A random game that stopped, not finished, at a waiting point where nothing was
-    /// legal: that `choose` (a dead end, a bug of the rules).
-    pub dead_end: Option<Span>,
+    /// legal: where (a dead end, a bug of the rules).
+    pub dead_end: Option<DeadEnd>,
     /// The fuel the whole run burnt: the work the fuel limit counts, a property of the rules
     /// and the events alone, so a faster evaluator must burn exactly as much.
     pub fuel_spent: u64,
@@ -276,6 +276,16 @@ pub struct Outcome {
     pub conditions_remembered: u64,
     /// How many helper calls were answered from memory.
     pub calls_remembered: u64,
+}
+
+/// Where a random game found nothing legal before it finished.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DeadEnd {
+    /// At this `choose`.
+    Choose(Span),
+    /// After the flow ran out without `finish`, where only the `always` records are open
+    /// (no `choose` waits): at the flow's last statement (empty for an empty flow).
+    AfterFlow(Span),
 }
 
 impl<'p> Machine<'p> {
