@@ -11,8 +11,10 @@
 #   RE='in core_float|in Decoder' scripts/mutants.sh   # only the mutants whose names match
 #   OUT=target/mutants-pool scripts/mutants.sh src/transcript/pool.rs   # results elsewhere (runs side by side)
 #   DIFF=changes.diff scripts/mutants.sh     # only the lines a diff changed (git diff BASE -- src)
-#   TESTS='bridge cli' scripts/mutants.sh 'src/import/*.rs'   # only these test files and the unit tests
+#   TESTS='bridge cli' scripts/mutants.sh 'src/import/*.rs'   # only these test files and the unit tests (built and run)
 #   LIST=names.txt scripts/mutants.sh        # only the mutants named there, one a line
+#   UNIT=no TESTS=lint scripts/mutants.sh ... # with TESTS: without the library's unit tests
+#   NO_FAIL_FAST=1 scripts/mutants.sh ...    # every test file run for each mutant (its log names all that fail)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v cargo-mutants >/dev/null || cargo install cargo-mutants --locked
@@ -33,13 +35,21 @@ fi
 if [ -n "${DIFF:-}" ]; then
     args+=(--in-diff "$DIFF")
 fi
+if [ -n "${NO_FAIL_FAST:-}" ]; then
+    # Every test file runs for every mutant, so its log names every test that caught it.
+    args+=(--cargo-test-arg=--no-fail-fast)
+fi
 if [ -n "${SHARD:-}" ]; then
     args+=(--shard "$SHARD")
 fi
 if [ -n "${TESTS:-}" ]; then
-    args+=(-- --lib)
+    # Given to every cargo command, the build's too: a mutant compiles only the library, its
+    # unit tests and these test files, not all of tests/ (minutes more per mutant).
+    if [ "${UNIT:-yes}" != no ]; then
+        args+=(--cargo-arg=--lib)
+    fi
     for t in $TESTS; do
-        args+=(--test "$t")
+        args+=("--cargo-arg=--test=$t")
     done
 fi
 exec cargo mutants "${args[@]}"

@@ -121,3 +121,60 @@ fn lint_warnings(label: &str, text: &str) -> Vec<shinpan::diag::Diag> {
     let checked = shinpan::editor::lint(label, text, std::path::Path::new(".")).unwrap();
     checked.warnings.into_iter().filter(|d| d.code != shinpan::codes::NO_FINISH).collect()
 }
+
+/// The warnings about play of one branch whose argument has `shape`: `never` for a branch
+/// `play` never takes, the number of values for one it tries blindly over more than 256.
+fn play_advice(shape: &str) -> Vec<String> {
+    let text = format!(
+        "game shapes\nplayers 2..2\nrule r \"unused\"\nparam pool: file = \"pool.yaml\"\n\
+         card Coin(face: int) {{\n  \"H\" (1)\n  \"T\" (0)\n}}\ncard Drawn(face: int) {{\n  from pool.cards\n}}\n\
+         enum Side {{ left, right }}\naction a: {shape}\nscores {{}}\nwinners []\n\
+         flow {{\n  choose {{\n    a(x) by players[0] {{\n    }}\n  }}\n  finish\n}}\n"
+    );
+    lint_warnings("shapes.rules", &text)
+        .into_iter()
+        .map(|d| {
+            assert_eq!(&text[d.labels[0].0.clone()], "a", "{}", d.message);
+            if d.code == shinpan::codes::DEAD_END {
+                assert!(d.message.starts_with("`play` never takes `a` here"), "{}", d.message);
+                "never".to_string()
+            } else {
+                assert_eq!(d.code, shinpan::codes::BLIND_PLAY);
+                let n = d.message.strip_prefix("`play` tries all ").and_then(|m| m.split(' ').next());
+                format!("{} values", n.unwrap_or_else(|| panic!("{}", d.message)))
+            }
+        })
+        .collect()
+}
+
+/// How many values `play` tries of each shape, as its legal actions list them: few enough
+/// are tried in silence, more than 256 are worth a `choices`, and more than it lists at all
+/// (4097 numbers, 4096 records) are never tried.
+#[test]
+fn the_values_play_would_try_are_counted_by_shape() {
+    let none: [String; 0] = [];
+    // Few values, or as many as the players or a card file say: nothing to say.
+    for shape in
+        ["bool", "null", "\"pass\"", "player", "Coin", "Drawn", "Side", "int 0..255", "{ side: Side, n?: int 0..9 }"]
+    {
+        assert_eq!(play_advice(shape), none, "{shape}");
+    }
+    // Numbers: 257 is too many to try blindly; past 4097 `play` lists none.
+    assert_eq!(play_advice("int 0..256"), ["257 values"]);
+    assert_eq!(play_advice("int 0..4096"), ["4097 values"]);
+    assert_eq!(play_advice("int 0..4097"), ["never"]);
+    assert_eq!(play_advice("list int"), ["never"]);
+    // A record: the product of its fields' values, an optional field's one more (absent);
+    // past 4096 records, or with a field without a list of values, none.
+    assert_eq!(play_advice("{ c: Coin, side: Side, n: int 0..99 }"), ["400 values"]);
+    assert_eq!(play_advice("{ n: int 0..15, m?: int 0..16 }"), ["288 values"]);
+    assert_eq!(play_advice("{ n: int 0..63, m: int 0..63 }"), ["4096 values"]);
+    assert_eq!(play_advice("{ n: int 0..63, m: int 0..64 }"), ["never"]);
+    assert_eq!(play_advice("{ n: int 0..3, m: list int }"), ["never"]);
+    assert_eq!(play_advice("{ p: player, n: int 0..999 }"), none);
+    // A union: the sum of its alternatives' values, those without a list adding none.
+    assert_eq!(play_advice("int 0..199 | int 0..99 | bool"), ["302 values"]);
+    assert_eq!(play_advice("int 0..299 | list int"), ["300 values"]);
+    assert_eq!(play_advice("list int | map int -> int"), ["never"]);
+    assert_eq!(play_advice("Drawn | int 0..299"), none);
+}

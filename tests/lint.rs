@@ -321,3 +321,30 @@ fn a_record_whose_field_is_taken_from_a_collection_is_not_warned_about() {
     // A card's attribute is no record's field: every card is tried.
     blind(&moving("Big", "      require x.n in [1, 2] else r \"not listed\""));
 }
+
+/// `again` takes the choice again: that way through does not go on past it.
+#[test]
+fn an_action_that_takes_the_choice_again_does_not_go_on() {
+    let again = "choose {\n  flip(c) by players[0] {\n    if c.face == 0 {\n      finish\n    } else {\n      again\n    }\n  }\n}";
+    assert_eq!(warnings(&flowing(again, "")), []);
+    // Going on in its place, the flow can end there.
+    let on = again.replace("again", "flips += 1");
+    let found = warnings(&flowing(&on, ""));
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].1[0].starts_with("choose {"), "{found:?}");
+}
+
+/// A procedure or a `due` step that never finishes does not end a loop's game.
+#[test]
+fn a_helper_that_never_finishes_does_not_end_a_loop() {
+    let tally = "proc count_up() {\n  flips += 1\n}";
+    let text = flowing(&format!("for p in players {{\n  {TURN}\n  count_up()\n}}"), tally);
+    let found = warnings(&text);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].1[0].starts_with("for p in players"), "{found:?}");
+    let due = "due reset when flips > 2 {\n  flips = 0\n}";
+    let text = flowing(&format!("while true {{\n  {TURN}\n}}"), due);
+    let found = warnings(&text);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].1[0].starts_with("while true"), "{found:?}");
+}

@@ -118,7 +118,8 @@ fn place(text: &str, pos: usize, positives: &[Rule]) -> (std::ops::Range<usize>,
     let last_word = before[..end].rsplit(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).next().unwrap_or_default();
     let dangling = before[..end].ends_with(['.', '=', ',', '+', '-', '*', '/', '%', '(', '[', ':', '<', '>'])
         || matches!(last_word, "in" | "then" | "else" | "and" | "or" | "not" | "by" | "when" | "choices" | "code");
-    if (continues || dangling) && end > 0 && before[end..].contains('\n') {
+    // The line break is looked for in the text itself: a comment after the word is not in `before`.
+    if (continues || dangling) && end > 0 && text[end..pos].contains('\n') {
         let last = before[..end].chars().next_back().map_or(1, char::len_utf8);
         return (end - last..end, "expected after this");
     }
