@@ -73,3 +73,15 @@ proptest! {
         let _ = shinpan::report::render::diagnostics(&report).iter().map(shinpan::diag::render_plain).count();
     }
 }
+
+/// A `let` right after a character of more than one byte (found by the test above in CI): the
+/// word before it is read by characters, not cut inside one.
+#[test]
+fn a_let_after_a_wide_character_is_a_diagnostic() {
+    for text in
+        ["game t\nplayers 2\nflow {\n  x = é let y = 1 in y\n}\n", "game t\nplayers 2\nflow {\n  let a = [é let\n}\n"]
+    {
+        let diags = shinpan::compile("wide.rules", text).err().expect("a syntax error");
+        assert!(!diags.is_empty(), "{text}");
+    }
+}

@@ -178,8 +178,9 @@ fn inside_expression(before: &str) -> bool {
     if before.ends_with(['=', '(', '[', ',', ':', '+', '-', '*', '/', '%', '<', '>', '!']) {
         return true;
     }
-    let start = before.rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).map_or(0, |i| i + 1);
-    matches!(&before[start..], "in" | "then" | "else" | "and" | "or" | "not" | "where" | "when" | "choices" | "by")
+    // The last word is what follows the last other character, which may take more than a byte.
+    let last_word = before.rsplit(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).next().unwrap_or_default();
+    matches!(last_word, "in" | "then" | "else" | "and" | "or" | "not" | "where" | "when" | "choices" | "by")
 }
 
 fn too_deep(at: usize) -> Diag {
