@@ -132,30 +132,23 @@ fn a_common_mistake_comes_with_its_fix() {
 /// A bracket or string left open at the end of the file is named where it opens.
 #[test]
 fn what_is_never_closed_is_shown_where_it_opens() {
-    let open = |message: &str, at, marked: &str, help: &str| {
+    let cases = [
+        ("fn f(x) = (x + 1\n", "a `(` is never closed", (8, 11), "(", "add `)` where it ends"),
+        ("fn f(x) = [x, 1\n", "a `[` is never closed", (8, 11), "[", "add `]` where it ends"),
+        // A `/` that divides starts no comment; a bracket in a comment does not count.
+        ("fn f(x) = x / (2\n", "a `(` is never closed", (8, 15), "(", "add `)` where it ends"),
+        ("flow {\n  finish\n// (note\n", "a `{` is never closed", (8, 6), "{", "add `}` where it ends"),
+        // An escaped quote does not close the string.
+        (
+            "flow {\n  require n > 0 else r \"a \\\" b\n",
+            "a string is never closed",
+            (9, 24),
+            "\"",
+            "end the string with `\"`",
+        ),
+    ];
+    for (tail, message, at, marked, help) in cases {
         let label = if marked == "\"" { "a string's `\"` is never closed" } else { "this bracket is never closed" };
-        expect(message, at, marked, label, Some(help))
-    };
-    assert_eq!(
-        seen(&format!("{HEAD}fn f(x) = (x + 1\n")),
-        open("a `(` is never closed", (8, 11), "(", "add `)` where it ends")
-    );
-    assert_eq!(
-        seen(&format!("{HEAD}fn f(x) = [x, 1\n")),
-        open("a `[` is never closed", (8, 11), "[", "add `]` where it ends")
-    );
-    // A `/` that divides starts no comment; a bracket in a comment does not count.
-    assert_eq!(
-        seen(&format!("{HEAD}fn f(x) = x / (2\n")),
-        open("a `(` is never closed", (8, 15), "(", "add `)` where it ends")
-    );
-    assert_eq!(
-        seen(&format!("{HEAD}flow {{\n  finish\n// (note\n")),
-        open("a `{` is never closed", (8, 6), "{", "add `}` where it ends")
-    );
-    // An escaped quote does not close the string.
-    assert_eq!(
-        seen(&format!("{HEAD}flow {{\n  require n > 0 else r \"a \\\" b\n")),
-        open("a string is never closed", (9, 24), "\"", "end the string with `\"`")
-    );
+        assert_eq!(seen(&format!("{HEAD}{tail}")), expect(message, at, marked, label, Some(help)), "{tail}");
+    }
 }

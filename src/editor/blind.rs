@@ -4,8 +4,8 @@
 
 use crate::codes;
 use crate::diag::{Diag, Level};
-use crate::program::value::{Text, Value};
-use crate::program::{Branch, DrawnFrom, E, Program, Shape, St};
+use crate::program::value::Text;
+use crate::program::{Branch, DrawnFrom, E, Program, Shape, St, field_index};
 
 /// More values than this, tried blindly at one branch, are worth a `choices`.
 pub(super) const BLIND_WARN_AT: u64 = 256;
@@ -37,9 +37,9 @@ pub fn candidates(prog: &Program, b: &Branch) -> Candidates {
         // record, names nothing: the shape's values are tried.
         Some(DrawnFrom::Fields(given)) => {
             if let Some(Shape::Record(fields)) = shape
-                && given.iter().all(|(name, _)| fields.iter().any(|(f, ..)| is_named(name, f)))
+                && let Some(named) = given.iter().map(|(name, _)| field_index(fields, name)).collect::<Option<Vec<_>>>()
             {
-                let others = fields.iter().filter(|(f, ..)| !given.iter().any(|(name, _)| is_named(name, f)));
+                let others = fields.iter().enumerate().filter(|(i, _)| !named.contains(i)).map(|(_, f)| f);
                 if let Size::Infinite = record_size(prog, others) {
                     return Candidates::Never;
                 }
@@ -142,9 +142,4 @@ fn record_size<'a>(prog: &Program, fields: impl Iterator<Item = &'a (Text, bool,
         }
         _ => Size::Unknown,
     })
-}
-
-/// Whether a field read by name (`x.card`) reads a record's field.
-fn is_named(name: &Value, field: &Text) -> bool {
-    matches!(name, Value::Str(n) if n == field)
 }

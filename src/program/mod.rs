@@ -480,6 +480,11 @@ impl Shape {
     }
 }
 
+/// Where a field read by name (`x.card`) stands among a record shape's fields.
+pub fn field_index(fields: &[(Text, bool, Shape)], name: &Value) -> Option<usize> {
+    fields.iter().position(|(f, ..)| matches!(name, Value::Str(n) if n == f))
+}
+
 /// The expressions directly inside an expression: one list of cases for shared and for
 /// mutable references (`children`, `children_mut`).
 macro_rules! children_of {

@@ -6,7 +6,7 @@ use std::rc::Rc;
 use super::eval::bind;
 use super::{DeadEnd, Event, Machine, Passed, Run, Source};
 use crate::program::value::{Text, Value};
-use crate::program::{Branch, Choose, DrawnFrom, E, Program, Shape, X};
+use crate::program::{Branch, Choose, DrawnFrom, E, Program, Shape, X, field_index};
 
 /// Who may take a branch's action here: one actor (most branches, built with no list), or a
 /// list shared with the rules' value.
@@ -263,9 +263,7 @@ impl<'p> Machine<'p> {
         let Shape::Record(fields) = shape else { return Ok(None) };
         let mut values: Vec<Option<Vec<Value>>> = vec![None; fields.len()];
         for (name, coll) in given {
-            let Some(i) = fields.iter().position(|(f, ..)| matches!(name, Value::Str(n) if n == f)) else {
-                return Ok(None);
-            };
+            let Some(i) = field_index(fields, name) else { return Ok(None) };
             let shape = &fields[i].2;
             let items = self.list(coll, frame)?;
             if !items.iter().all(|v| self.fits(shape, v)) {
@@ -273,12 +271,12 @@ impl<'p> Machine<'p> {
             }
             // An int outside the field's range is no argument (a transcript cannot hold it),
             // nor in the field's domain: the records that pass are the domain's that did.
-            let mut kept = Vec::with_capacity(items.len());
-            for v in distinct_in_order(&items) {
-                if self.within(shape, &v)? {
-                    kept.push(v);
-                }
-            }
+            let distinct = distinct_in_order(&items);
+            let (lo, hi) = if distinct.is_empty() { (None, None) } else { self.int_bounds(shape)? };
+            let kept: Vec<Value> = distinct
+                .into_iter()
+                .filter(|v| !matches!(v, Value::Int(i) if lo.is_some_and(|lo| *i < lo) || hi.is_some_and(|hi| *i > hi)))
+                .collect();
             // No record passes this check: the checks after it, and their collections, are
             // never reached.
             if kept.is_empty() {
@@ -360,18 +358,19 @@ impl<'p> Machine<'p> {
         }
     }
 
-    /// Whether a value of a shape (`fits`) is within its bounds: an int within its range.
-    fn within(&mut self, shape: &Shape, v: &Value) -> Run<bool> {
-        let (Shape::Int(lo, hi), Value::Int(i)) = (shape, v) else { return Ok(true) };
-        for (bound, below) in [(lo, true), (hi, false)] {
-            let Some(bound) = bound else { continue };
-            if let Value::Int(b) = self.eval(bound, &mut vec![])?
-                && (if below { *i < b } else { *i > b })
-            {
-                return Ok(false);
-            }
-        }
-        Ok(true)
+    /// An int shape's bounds, each evaluated once (`None`: no bound, or not an int shape).
+    fn int_bounds(&mut self, shape: &Shape) -> Run<(Option<i64>, Option<i64>)> {
+        let Shape::Int(lo, hi) = shape else { return Ok((None, None)) };
+        let mut bound = |b: &Option<X>| -> Run<Option<i64>> {
+            Ok(match b {
+                Some(x) => match self.eval(x, &mut vec![])? {
+                    Value::Int(n) => Some(n),
+                    _ => None,
+                },
+                None => None,
+            })
+        };
+        Ok((bound(lo)?, bound(hi)?))
     }
 
     /// Every argument of an action, when its shape is finite and small.
