@@ -125,8 +125,8 @@ fn the_gallery_agrees_with_openspiel() {
             std::env::var("SHINPAN_OPENSPIEL_TEST").as_deref() != Ok("required"),
             "the OpenSpiel comparison needs pyspiel in target/py: target/py/bin/pip install --no-deps open_spiel"
         );
-        eprintln!(
-            "skipped: no pyspiel in target/py (python3 -m venv target/py && target/py/bin/pip install --no-deps open_spiel)"
+        common::say_skipped(
+            "no pyspiel in target/py (python3 -m venv target/py && target/py/bin/pip install --no-deps open_spiel)",
         );
         return;
     };
@@ -156,7 +156,7 @@ fn big_two_agrees_with_its_own_referee() {
     let python = if std::process::Command::new("python3").arg("--version").output().is_ok() {
         "python3"
     } else {
-        eprintln!("skipped: no python3");
+        common::say_skipped("no python3");
         return;
     };
     let scratch = common::Scratch::new("gallery-big-two");

@@ -42,7 +42,7 @@ fn the_python_package_passes_its_tests() {
             std::env::var("SHINPAN_PYTHON_TEST").as_deref() != Ok("required"),
             "the Python test needs target/py: python3 -m venv target/py && target/py/bin/pip install maturin pytest"
         );
-        eprintln!("skipped: no target/py (python3 -m venv target/py && target/py/bin/pip install maturin pytest)");
+        common::say_skipped("no target/py (python3 -m venv target/py && target/py/bin/pip install maturin pytest)");
         return;
     }
     let wheels = root().join("target/wheels");

@@ -664,7 +664,7 @@ fn every_fixture_stepped_through_the_pipe_gets_the_verdict_of_the_whole_file() {
 #[test]
 fn the_python_example_plays_a_game_that_check_passes() {
     if Command::new("python3").arg("--version").output().is_err() {
-        eprintln!("skipped: no python3 to run examples/referee/play.py");
+        common::say_skipped("no python3 to run examples/referee/play.py");
         return;
     }
     let scratch = Scratch::new("referee-example");

@@ -324,7 +324,7 @@ fn fmt_keeps_the_owner() {
     let s = Scratch::new("fmt-owner");
     let path = s.write("game.rules", &badly_laid_out());
     if std::os::unix::fs::chown(&path, Some(1), Some(1)).is_err() {
-        eprintln!("skipped: only root may give a file to another owner");
+        common::say_skipped("only root may give a file to another owner");
         return;
     }
     assert_eq!(run(bin().args(["fmt", &path])).code, 0);

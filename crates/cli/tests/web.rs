@@ -53,7 +53,7 @@ fn missing_tools() -> Option<String> {
 fn ready() -> bool {
     let Some(missing) = missing_tools() else { return true };
     assert!(std::env::var("SHINPAN_WEB_TEST").as_deref() != Ok("required"), "the page's test needs {missing}");
-    eprintln!("skipped: the page's test needs {missing}");
+    common::say_skipped(&format!("the page's test needs {missing}"));
     false
 }
 

@@ -111,6 +111,15 @@ pub fn browser_ready() -> bool {
         "the browser test needs {} and `npm ci --prefix tests/browser`",
         chromium().display()
     );
-    eprintln!("skipped: no chromium or playwright-core (apt install chromium; npm ci --prefix tests/browser)");
+    say_skipped("no chromium or playwright-core (apt install chromium; npm ci --prefix tests/browser)");
     false
+}
+
+/// Says that a test is skipped where a person running `cargo test` sees it: written straight to
+/// the process's standard error, which the test harness leaves alone (it keeps what
+/// `eprintln!` writes, and shows it only for a test that fails).
+pub fn say_skipped(why: &str) {
+    use std::io::Write;
+    // Nothing to do if standard error is closed: the test goes on as skipped.
+    let _ = writeln!(std::io::stderr().lock(), "skipped: {why}");
 }
