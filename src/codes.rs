@@ -44,6 +44,9 @@ pub const DEAD_END: &str = "shinpan::spec::dead-end";
 pub const BLIND_PLAY: &str = "shinpan::spec::blind-play";
 /// A warning: the flow can run out without `finish`, and then the game is never over.
 pub const NO_FINISH: &str = "shinpan::spec::no-finish";
+/// A warning: a branch checks a rule after one declared later, so an event breaking both is
+/// reported as the later one.
+pub const RULE_ORDER: &str = "shinpan::spec::rule-order";
 /// `shinpan fmt` could not lay a file out without changing its meaning (a bug to report).
 pub const FORMAT: &str = "shinpan::spec::format";
 

@@ -73,6 +73,22 @@ impl SourceMap {
         Some(dedented.join("\n"))
     }
 
+    /// Just past the first `}` at or after `offset` in its file, outside `//` comments: the
+    /// end of a block whose last statement ends at `offset`.
+    pub fn closing_brace_after(&self, offset: usize) -> Option<usize> {
+        let (_, start, source) = self.segment(offset)?;
+        let rest = source.inner().get(offset - start..)?;
+        let mut at = 0;
+        for line in rest.split_inclusive('\n') {
+            let code = line.find("//").map_or(line, |comment| &line[..comment]);
+            if let Some(brace) = code.find('}') {
+                return Some(offset + at + brace + 1);
+            }
+            at += line.len();
+        }
+        None
+    }
+
     /// The rules text under a span (which lies in one file).
     pub fn text(&self, span: &Span) -> Option<&str> {
         let (_, start, source) = self.segment(span.start)?;

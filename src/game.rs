@@ -538,14 +538,8 @@ impl Game {
     /// read), and the events with the lines and places where the text writes them.
     fn transcript_with(&self, extra: Option<&Json>) -> (String, Vec<Event>) {
         let (program, players) = (&*self.program, self.saved.players());
-        let names: Vec<Json> = players.iter().map(|n| json!(n)).collect();
-        let mut text = format!("rules: {}\nplayers: {}\n", json!(self.rules.name()), Json::Array(names));
-        let variant = self.rules.variant();
-        if !variant.is_empty() {
-            let given: Map<String, Json> = variant.iter().map(|(k, v)| (k.clone(), v.to_json())).collect();
-            text.push_str(&format!("variant: {}\n", Json::Object(given)));
-        }
-        text.push_str("events:\n");
+        let any_events = !self.events.is_empty() || extra.is_some();
+        let mut text = crate::play::transcript_head(self.rules.name(), players, self.rules.variant(), any_events);
         let header = text.lines().count();
         let mut events = Vec::with_capacity(self.events.len() + 1);
         let values = Limits::DEFAULT.verdict_json_values;

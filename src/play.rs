@@ -55,16 +55,24 @@ pub fn playout_with(
 /// as `rules` (a built-in name or a path that finds the file again) and records its parameters
 /// under `variant`.
 pub fn transcript_text_for(rules: &str, variant: &[(String, Yaml)], prog: &Program, p: &Playout) -> String {
-    let players: Vec<Json> = p.players.iter().map(|n| json!(n)).collect();
-    let mut out = format!("rules: {}\nplayers: {}\n", json!(rules), Json::Array(players));
+    let mut out = transcript_head(rules, &p.players, variant, !p.events.is_empty());
+    for e in &p.events {
+        out.push_str(&format!("  - {}\n", event_json(prog, &p.players, e)));
+    }
+    out
+}
+
+/// The lines of a transcript before its events, in the layout `play` writes: `rules`,
+/// `players`, `variant` when there is one, and `events:`, followed by one event a line, or
+/// `events: []` when there are none (a bare `events:` would be null in YAML, not a list).
+pub(crate) fn transcript_head(rules: &str, players: &[String], variant: &[(String, Yaml)], any_events: bool) -> String {
+    let names: Vec<Json> = players.iter().map(|n| json!(n)).collect();
+    let mut out = format!("rules: {}\nplayers: {}\n", json!(rules), Json::Array(names));
     if !variant.is_empty() {
         let given: serde_json::Map<String, Json> = variant.iter().map(|(k, v)| (k.clone(), v.to_json())).collect();
         out.push_str(&format!("variant: {}\n", Json::Object(given)));
     }
-    out.push_str("events:\n");
-    for e in &p.events {
-        out.push_str(&format!("  - {}\n", event_json(prog, &p.players, e)));
-    }
+    out.push_str(if any_events { "events:\n" } else { "events: []\n" });
     out
 }
 

@@ -506,3 +506,25 @@ fn a_draw_the_rules_fail_on_leaves_the_game_as_it_was() {
     assert_eq!((game.event_count(), game.variables(), game.legal().unwrap()), (0, state, legal));
     assert!(game.draw().unwrap_err().is_rules_failure(), "the same draw again");
 }
+
+/// A game with no events yet writes `events: []` (a bare `events:` is null in YAML, which
+/// `check` refuses as malformed): what it writes checks as the game judges itself, and
+/// resumes; and so does a playout cut before its first event.
+#[test]
+fn a_game_without_events_writes_a_transcript_that_checks() {
+    for &(name, players) in GAMES {
+        let rules = Rules::new(name).unwrap();
+        let game = rules.new_game(players, 1).unwrap();
+        let transcript = game.transcript();
+        assert!(transcript.ends_with("events: []\n"), "{name}: {transcript}");
+        let whole = rules.check_text("game", &transcript);
+        assert_ne!(whole.json()["verdict"], "malformed", "{name}: {}", whole.json_line());
+        assert_eq!(game.verdict().json_line(), whole.json_line(), "{name}");
+        let resumed = rules.resume_game("game", &transcript, 1).unwrap();
+        assert_eq!(resumed.event_count(), 0, "{name}");
+
+        let played = rules.play_one(players, 1, 0).unwrap();
+        assert!(played.ends_with("events: []\n"), "{name}: {played}");
+        assert_ne!(rules.check_text("cut", &played).json()["verdict"], "malformed", "{name}");
+    }
+}

@@ -348,3 +348,45 @@ fn a_helper_that_never_finishes_does_not_end_a_loop() {
     assert_eq!(found.len(), 1, "{found:?}");
     assert!(found[0].1[0].starts_with("while true"), "{found:?}");
 }
+
+/// `fixtures/spec/rule-order_1.rules` with its branch's checks replaced by `checks`.
+fn laying_away(checks: &str) -> String {
+    let text = std::fs::read_to_string("fixtures/spec/rule-order_1.rules").unwrap();
+    let start = text.find("        require len(cs)").unwrap();
+    let end = text.find("        hand[p] = hand[p] - cs").unwrap();
+    format!("{}{checks}{}", &text[..start], &text[end..])
+}
+
+const LENGTH: &str = "        require len(cs) == 2 else too-many \"wrong length\"\n";
+const HELD: &str = "        require all c in cs: c in hand[p] else not-held \"not held\"\n";
+
+#[test]
+fn a_rule_checked_after_one_declared_later_is_warned_about() {
+    let later_first = format!("{LENGTH}{HELD}");
+    let held = HELD.trim();
+    let length = LENGTH.trim();
+    assert_eq!(warnings(&laying_away(&later_first)), [("rule-order".into(), vec![held.into(), length.into()])]);
+    // In an arm of an `if`, or in a loop, a check is read where it is written.
+    let in_if = format!("        if cs != [] {{\n  {LENGTH}        }}\n{HELD}");
+    assert_eq!(warnings(&laying_away(&in_if))[0].1, [held, length]);
+    // The fixture itself: the check in a loop after the length.
+    let fixture = std::fs::read_to_string("fixtures/spec/rule-order_1.rules").unwrap();
+    assert_eq!(warnings(&fixture).len(), 1);
+}
+
+#[test]
+fn rules_checked_in_the_order_declared_are_not_warned_about() {
+    // The declared order, each rule checked twice in a row, one rule alone.
+    for checks in [format!("{HELD}{LENGTH}"), format!("{HELD}{HELD}{LENGTH}{LENGTH}"), HELD.to_string()] {
+        assert_eq!(warnings(&laying_away(&checks)), [], "{checks}");
+    }
+    // The fixture's checks, with its rules declared in the order it checks them.
+    let fixture = std::fs::read_to_string("fixtures/spec/rule-order_1.rules").unwrap();
+    let (held, many) = (
+        "rule not-held \"a card laid away is not in the player's hand\"\n",
+        "rule too-many \"a player lays away exactly two cards\"\n",
+    );
+    let swapped = fixture.replace(&format!("{held}{many}"), &format!("{many}{held}"));
+    assert_ne!(swapped, fixture);
+    assert_eq!(warnings(&swapped), []);
+}

@@ -42,7 +42,7 @@ fn transcript_diagnostics() {
 }
 
 /// The codes `lint` warns with, about rules that compile.
-const LINT_WARNINGS: [&str; 2] = ["no-finish", "blind-play"];
+const LINT_WARNINGS: [&str; 3] = ["no-finish", "blind-play", "rule-order"];
 
 #[test]
 fn spec_diagnostics() {

@@ -6,6 +6,7 @@
 mod analysis;
 mod blind;
 mod finishing;
+mod order;
 
 use std::path::Path;
 
@@ -38,6 +39,7 @@ pub fn lint(label: &str, text: &str, dir: &Path) -> Result<Checked, Vec<Diag>> {
     let cards = program.cards.iter().map(|c| (c.code.to_string(), kind_of(c.kind))).collect();
     let mut warnings: Vec<Diag> = finishing::flow_can_end_unfinished(&program).into_iter().collect();
     warnings.extend(blind::advice(&program));
+    warnings.extend(order::out_of_order(&program));
     Ok(Checked { cards, warnings })
 }
 

@@ -52,6 +52,8 @@ pub struct Broken {
     pub line: usize,
     /// The event whole in transcript words (`aki play R5`), however it was written.
     pub event_words: String,
+    /// The same event as transcript JSON (`{"by": ..., ACTION: ARG}`), as a replay writes it.
+    pub action: Option<serde_json::Value>,
     /// What was wrong, in the rules file's words.
     pub message: String,
     /// Where the event is written in the transcript (bytes).
@@ -773,6 +775,10 @@ pub(crate) fn report(
                 line: event.map_or(0, |e| e.line),
                 event_words: event.map_or(String::new(), |e| {
                     crate::report::values::event_words(program, players, &e.actor, e.action, &e.arg)
+                }),
+                action: event.map(|e| {
+                    let values = limits.verdict_json_values;
+                    crate::report::values::action_json(program, players, &e.actor, e.action, &e.arg, values)
                 }),
                 message: v.message.clone(),
                 event_span: event.map_or(0..0, |e| e.span.clone()),

@@ -285,7 +285,12 @@ fn explained(program: &Program, rule: &str) -> Option<String> {
     });
     out.push_str(&format!("  declared at {}\n", place(info.span.start)));
     for s in program.statements_where(|s| matches!(s, St::Require { rule: r, .. } if *r as usize == index)) {
-        out.push_str(&format!("  checked at {}\n", whole(&s.span)));
+        // A check's span ends at its message; what a move that stands costs follows it.
+        let end = match &s.s {
+            St::Require { cost, .. } => cost.last().and_then(|last| program.source.closing_brace_after(last.span.end)),
+            _ => None,
+        };
+        out.push_str(&format!("  checked at {}\n", whole(&(s.span.start..end.unwrap_or(s.span.end)))));
     }
     Some(out)
 }
@@ -382,7 +387,7 @@ pub fn replay(r: &Report) -> Vec<ReplayStep<'_>> {
             line: v.line,
             written: r.text.get(v.event_span.clone()).unwrap_or_default(),
             words: &v.event_words,
-            action: None,
+            action: v.action.as_ref(),
             state: &v.state,
             state_lines: &v.state_lines,
             before: true,
@@ -479,7 +484,10 @@ pub fn described(name: &str, program: &Program) -> String {
         None if lo == hi => format!("{lo} players"),
         None => format!("{lo} to {hi} players"),
     };
-    let mut out = format!("{name}: {players} ({})\n", program.source.name());
+    // Headed by the game's own name, as `explain` and verdicts call it; the file as named, or
+    // for a built-in the file it comes from.
+    let file = if crate::lang::specs::builtin(name).is_some() { program.source.name() } else { name.to_string() };
+    let mut out = format!("{}: {players} ({file})\n", program.name);
     for p in &program.params {
         // Cut: several declarations may share one long line, which would be printed for each.
         let line = program.source.line_at(p.span.start).unwrap_or_else(|| p.name.clone());

@@ -10,6 +10,10 @@ use shinpan::Parameter;
 const EXIT_CODES: &str = "Exit status of `check`: 0 every transcript legal, 1 some illegal and none malformed, \
                           2 some malformed (or a rules file with errors), 64 bad usage, 74 the output could not be written.";
 
+/// The exit statuses of `replay`, which judges one transcript as `check` does.
+const REPLAY_EXIT_CODES: &str = "Exit status: 0 the transcript legal, 1 illegal, 2 malformed (or a rules file with \
+                                 errors), 64 bad usage (an event past the last), 74 the output could not be written.";
+
 #[derive(Parser)]
 #[command(
     name = "shinpan",
@@ -113,7 +117,7 @@ pub enum Command {
     },
     /// Replay a transcript: each event as written with the state of the game after it (the
     /// rules' `view`), the violation marked
-    #[command(after_help = EXIT_CODES)]
+    #[command(after_help = REPLAY_EXIT_CODES)]
     Replay {
         /// A transcript file
         path: PathBuf,

@@ -174,7 +174,7 @@ fn rules_lists_parameters() {
     assert!(
         shinpan(&["rules", "fixtures/variants/center-second.rules"])
             .1
-            .starts_with("fixtures/variants/center-second.rules: 3 to 4 players")
+            .starts_with("torite-4to6-center-second: 3 to 4 players (fixtures/variants/center-second.rules)\n")
     );
     // A variant's own parameter is read from its own file.
     let dir = std::env::temp_dir().join(format!("shinpan-rules-{}", std::process::id()));
@@ -293,6 +293,15 @@ fn explain_says_where_a_rule_is_checked() {
     let shown: Vec<&str> = shown.lines().take(whole.len()).map(|l| l.trim()).collect();
     assert_eq!(shown[0].split_once(": ").unwrap().1, whole[0], "{out}");
     assert_eq!(shown[1..], whole[1..], "{out}");
+    // A check with a cost is shown with its cost, to the brace that closes it.
+    let (_, bridge, _) = shinpan(&["explain", "must-follow", "--rules", "bridge"]);
+    let text = std::fs::read_to_string(common::repo().join("specs/bridge.rules")).unwrap();
+    let lines: Vec<&str> = text.lines().map(str::trim).collect();
+    let costs = lines.iter().position(|l| l.starts_with("else must-follow ") && l.ends_with(" costs {")).unwrap();
+    let closed = costs + lines[costs..].iter().position(|l| *l == "}").unwrap();
+    let shown: Vec<&str> = bridge.lines().skip_while(|l| !l.contains(" costs {")).map(str::trim).collect();
+    assert!(closed > costs + 1, "the cost has a statement");
+    assert_eq!(shown, lines[costs..=closed], "{bridge}");
     // Without --rules, every built-in game that has the rule; one that does not stand says so.
     let (_, all, _) = shinpan(&["explain", "must-follow"]);
     for game in ["bridge", "hangover", "torite-4to6"] {
@@ -385,6 +394,8 @@ fn replay_shows_the_game_after_each_event() {
         (broken["violations"][0]["rule"].as_str(), broken.get("state_before").is_some()),
         (Some("must-follow"), true)
     );
+    // The event checking stopped at is written as every other is.
+    assert_eq!(broken["action"], serde_json::json!({"by": "ben", "play": "B1"}));
     assert_eq!(shinpan(&["replay", "fixtures/hangover/must-follow.yaml", "--at", "10"]).0, 64);
     // With --all, the moves that stand are played and the replay goes to the end of the game.
     let (_, all, _) = shinpan(&["replay", "--all", "fixtures/all/hangover-records.yaml"]);
@@ -741,6 +752,12 @@ fn every_option_is_described() {
         help.contains("Exit status of `check`: 0 every transcript legal") && help.contains("64 bad usage"),
         "{help}"
     );
+    // `replay` says its own: one transcript, the statuses of its verdict.
+    let (_, help, _) = shinpan(&["replay", "--help"]);
+    assert!(!help.contains("`check`") && help.contains("Exit status: 0 the transcript legal, 1 illegal"), "{help}");
+    let statuses = ["fixtures/hangover/legal-annotated.yaml", "fixtures/hangover/must-follow.yaml"]
+        .map(|file| shinpan(&["replay", file]).0);
+    assert_eq!(statuses, [0, 1]);
 }
 
 /// A game that reaches a waiting point with nothing legal, unfinished: the game so far on

@@ -1,0 +1,83 @@
+//! Whether a branch checks its rules in the order they are declared. An event is judged by a
+//! branch's checks in the order they are written, and the first that fails is the rule
+//! reported; the rule ids are declared in the order the game's rules document lists them,
+//! which is the order a verdict promises. A check of an earlier rule written after a check of
+//! a later one breaks that promise for an event that breaks both.
+
+use crate::codes;
+use crate::diag::{Diag, Level};
+use crate::program::{Block, Branch, Program, S, St};
+
+/// A warning at each branch whose checks name a rule after one declared later than it.
+pub(super) fn out_of_order(prog: &Program) -> Vec<Diag> {
+    let mut branches: Vec<&Branch> = prog.always.iter().collect();
+    for s in prog.statements_where(|s| matches!(s, St::Choose(_))) {
+        if let St::Choose(c) = &s.s {
+            branches.extend(c.branches.iter());
+        }
+    }
+    branches.sort_by_key(|b| b.span.start);
+    branches.into_iter().filter_map(|b| first_out_of_order(prog, &b.checks)).collect()
+}
+
+/// The first check of a block (in the order written, loops and both arms of an `if` read
+/// through) whose rule is declared before the rule of a check above it.
+fn first_out_of_order(prog: &Program, checks: &Block) -> Option<Diag> {
+    let mut written = vec![];
+    requires_in(checks, &mut written);
+    let mut latest: Option<&S> = None;
+    for s in written {
+        let St::Require { rule, .. } = &s.s else { continue };
+        match latest {
+            Some(above) if rule_of(above) > *rule => return Some(warning(prog, above, s)),
+            Some(above) if rule_of(above) >= *rule => {}
+            _ => latest = Some(s),
+        }
+    }
+    None
+}
+
+fn rule_of(s: &S) -> u16 {
+    match &s.s {
+        St::Require { rule, .. } => *rule,
+        _ => 0,
+    }
+}
+
+/// Every `require` of a block and the blocks inside it, in the order written.
+fn requires_in<'p>(block: &'p Block, out: &mut Vec<&'p S>) {
+    for s in block {
+        match &s.s {
+            St::Require { .. } => out.push(s),
+            _ => {
+                for inner in s.blocks() {
+                    requires_in(inner, out);
+                }
+            }
+        }
+    }
+}
+
+fn warning(prog: &Program, above: &S, below: &S) -> Diag {
+    let id = |s: &S| prog.rules.get(usize::from(rule_of(s))).map_or("", |r| r.id.as_str()).to_string();
+    let (first, second) = (id(above), id(below));
+    let d = Diag::new(
+        codes::RULE_ORDER,
+        format!(
+            "`{second}` is declared before `{first}` but checked after it: an event that breaks both is reported as `{first}`"
+        ),
+    )
+    .label(head(prog, below), format!("`{second}` is checked here"))
+    .label(head(prog, above), format!("after `{first}`"))
+    .help(format!(
+        "a branch's checks are judged in the order they are written: move this check above the check of `{first}`, \
+         or declare `{second}` after `{first}`"
+    ));
+    prog.source.place(Diag { level: Level::Warning, ..d })
+}
+
+/// A check's first line, where its label goes.
+fn head(prog: &Program, s: &S) -> crate::span::Span {
+    let line = prog.source.text(&s.span).and_then(|t| t.lines().next()).map_or(0, |l| l.trim_end().len());
+    s.span.start..s.span.start + line
+}
