@@ -22,9 +22,14 @@ fn rules_describe_themselves() {
     assert!(described.contains("\n  rule must-follow: "), "{described}");
     let ids = rules.rule_ids().unwrap();
     assert!(ids.iter().any(|id| id == "must-follow") && ids.iter().any(|id| id == "not-held"), "{ids:?}");
-    // A rules file is described under the name it was given, and `play` names its real path.
+    // A rules file is described under its game's name, with the file as it was given; `play`
+    // names its real path.
     let variant = Rules::new("fixtures/variants/center-second.rules").unwrap();
-    assert!(variant.describe().unwrap().starts_with("fixtures/variants/center-second.rules: 3 to 4 players"));
+    let described = variant.describe().unwrap();
+    assert!(
+        described.starts_with("torite-4to6-center-second: 3 to 4 players (fixtures/variants/center-second.rules)\n"),
+        "{described}"
+    );
     assert!(Path::new(variant.name()).is_absolute(), "{}", variant.name());
     let bridge = Rules::new("bridge").unwrap();
     assert!(bridge.describe().unwrap().starts_with("bridge: players N, E, S, W ("));
@@ -39,6 +44,35 @@ fn a_rule_is_explained_where_the_rules_have_it() {
     assert!(text.starts_with("must-follow (hangover): "), "{text}");
     assert!(text.contains("specs/hangover.rules:"), "{text}");
     assert_eq!(rules.explain("no-such-rule").unwrap(), None);
+    // A check that has a cost is shown with it, to its closing brace and no further.
+    let bridge = Rules::new("bridge").unwrap().explain("must-follow").unwrap().unwrap();
+    let cost = &bridge[bridge.find(" costs {\n").unwrap()..];
+    assert!(cost.contains("revokes = revokes\n") && cost.trim_end().ends_with("\n      }"), "{bridge}");
+    assert!(!cost.contains("hand[p] = hand[p] - [c]"), "{bridge}");
+}
+
+/// A brace in a comment after a cost's last statement does not end it; the next one does.
+#[test]
+fn a_cost_ends_at_its_own_brace() {
+    let text = std::fs::read_to_string("specs/bridge.rules").unwrap();
+    let last = "trick: tricks_played + 1, before: side_tricks[side(p)]}]\n";
+    assert!(text.contains(last));
+    let commented = text.replacen(last, &format!("{last}          // a {{ note }} about it\n"), 1);
+    let rules = Rules::from_text("commented.rules", &commented, Path::new("specs")).unwrap();
+    let shown = rules.explain("must-follow").unwrap().unwrap();
+    assert!(shown.trim_end().ends_with("// a { note } about it\n      }"), "{shown}");
+}
+
+/// The event checking stopped at is written in a replay as every event before it is.
+#[test]
+fn a_replay_gives_every_event_its_action() {
+    let rules = Rules::new("hangover").unwrap();
+    let report = rules.check_path(Path::new(MUST_FOLLOW));
+    let steps = report.replay_steps();
+    let last = steps.last().unwrap();
+    assert!(last.before && !last.violations.is_empty());
+    assert_eq!(last.action, Some(&serde_json::json!({"by": "ben", "play": "B1"})));
+    assert!(steps.iter().all(|s| s.action.is_some()));
 }
 
 #[test]
