@@ -183,6 +183,16 @@ fn a_list_taken_from_a_collection_lists_its_sub_lists() {
     assert_eq!(from("list int", many).len(), 0, "2^13 sub-lists");
     let twelve = "      require all y in x: y in range(1, 12) else r \"not listed\"";
     assert_eq!(from("list int", twelve).len(), 4096, "2^12 sub-lists");
+    // A length inside an `and`, on either side: the same choices as on its own.
+    let joined = from("list int", &format!("{taken}\n      require len(x) == 2 and sum(x) > 0 else r \"two\""));
+    assert_eq!(joined, pairs);
+    let second = from("list int", &format!("{taken}\n      require sum(x) > 0 and 2 == len(x) else r \"two\""));
+    assert_eq!(second, pairs);
+    // Which is what lets 2^13 sub-lists be narrowed to the 78 pairs.
+    let narrowed = format!("{many}\n      require distinct(x) and len(x) == 2 else r \"two\"");
+    assert_eq!(from("list int", &narrowed).len(), 78);
+    // An `or` does not bind the length: it can pass at another length.
+    assert!(from("list int", &format!("{many}\n      require len(x) == 2 or sum(x) == 0 else r \"two\"")).is_empty());
 }
 
 #[test]

@@ -401,26 +401,42 @@ impl Branch {
         fields
     }
 
-    /// `N` of a `require len(ARG) == N` (or `N == len(ARG)`) among the checks before the first
+    /// `N` of a `require len(ARG) == N` (or `N == len(ARG)`, or either as one side of an
+    /// `and`: `require len(ARG) == N and distinct(ARG)`) among the checks before the first
     /// `let` or other statement, where `N` does not read the argument.
     fn required_length(&self) -> Option<&X> {
         let is_len_of_arg = |x: &X| {
             matches!(&x.e, E::Builtin(crate::program::builtins::Builtin::Len, args)
                 if matches!(args.as_slice(), [a] if matches!(a.e, E::Local(s) if s == self.arg)))
         };
-        self.checks.iter().map_while(|s| if let St::Require { cond, .. } = &s.s { Some(cond) } else { None }).find_map(
-            |cond| {
-                let E::Binary(crate::lang::ast::BinOp::Eq, a, b) = &cond.e else { return None };
-                let n = if is_len_of_arg(a) {
-                    b
-                } else if is_len_of_arg(b) {
-                    a
-                } else {
-                    return None;
-                };
-                (!n.reads_local(self.arg)).then_some(&**n)
-            },
-        )
+        let mut conditions = vec![];
+        for s in &self.checks {
+            let St::Require { cond, .. } = &s.s else { break };
+            conjuncts(cond, &mut conditions);
+        }
+        conditions.into_iter().find_map(|cond| {
+            let E::Binary(crate::lang::ast::BinOp::Eq, a, b) = &cond.e else { return None };
+            let n = if is_len_of_arg(a) {
+                b
+            } else if is_len_of_arg(b) {
+                a
+            } else {
+                return None;
+            };
+            (!n.reads_local(self.arg)).then_some(&**n)
+        })
+    }
+}
+
+/// The conditions an `and` joins, each of which must hold for it to (the condition itself when
+/// it is no `and`), in the order written.
+fn conjuncts<'x>(cond: &'x X, out: &mut Vec<&'x X>) {
+    match &cond.e {
+        E::Binary(crate::lang::ast::BinOp::And, a, b) => {
+            conjuncts(a, out);
+            conjuncts(b, out);
+        }
+        _ => out.push(cond),
     }
 }
 
