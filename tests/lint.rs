@@ -369,6 +369,10 @@ fn a_rule_checked_after_one_declared_later_is_warned_about() {
     // In an arm of an `if`, or in a loop, a check is read where it is written.
     let in_if = format!("        if cs != [] {{\n  {LENGTH}        }}\n{HELD}");
     assert_eq!(warnings(&laying_away(&in_if))[0].1, [held, length]);
+    // An earlier rule again after a later one; the label on the first check of the later rule.
+    assert_eq!(warnings(&laying_away(&format!("{HELD}{LENGTH}{HELD}")))[0].1, [held, length]);
+    let again = LENGTH.replace("wrong length", "again");
+    assert_eq!(warnings(&laying_away(&format!("{LENGTH}{again}{HELD}")))[0].1, [held, length]);
     // The fixture itself: the check in a loop after the length.
     let fixture = std::fs::read_to_string("fixtures/spec/rule-order_1.rules").unwrap();
     assert_eq!(warnings(&fixture).len(), 1);

@@ -25,30 +25,23 @@ pub(super) fn out_of_order(prog: &Program) -> Vec<Diag> {
 fn first_out_of_order(prog: &Program, checks: &Block) -> Option<Diag> {
     let mut written = vec![];
     requires_in(checks, &mut written);
-    let mut latest: Option<&S> = None;
-    for s in written {
-        let St::Require { rule, .. } = &s.s else { continue };
+    // The check of the latest-declared rule so far.
+    let mut latest: Option<(u16, &S)> = None;
+    for (rule, s) in written {
         match latest {
-            Some(above) if rule_of(above) > *rule => return Some(warning(prog, above, s)),
-            Some(above) if rule_of(above) >= *rule => {}
-            _ => latest = Some(s),
+            Some((top, above)) if top > rule => return Some(warning(prog, (top, above), (rule, s))),
+            Some((top, _)) if top == rule => {}
+            _ => latest = Some((rule, s)),
         }
     }
     None
 }
 
-fn rule_of(s: &S) -> u16 {
-    match &s.s {
-        St::Require { rule, .. } => *rule,
-        _ => 0,
-    }
-}
-
-/// Every `require` of a block and the blocks inside it, in the order written.
-fn requires_in<'p>(block: &'p Block, out: &mut Vec<&'p S>) {
+/// Every `require` of a block and the blocks inside it, with its rule, in the order written.
+fn requires_in<'p>(block: &'p Block, out: &mut Vec<(u16, &'p S)>) {
     for s in block {
         match &s.s {
-            St::Require { .. } => out.push(s),
+            St::Require { rule, .. } => out.push((*rule, s)),
             _ => {
                 for inner in s.blocks() {
                     requires_in(inner, out);
@@ -58,9 +51,9 @@ fn requires_in<'p>(block: &'p Block, out: &mut Vec<&'p S>) {
     }
 }
 
-fn warning(prog: &Program, above: &S, below: &S) -> Diag {
-    let id = |s: &S| prog.rules.get(usize::from(rule_of(s))).map_or("", |r| r.id.as_str()).to_string();
-    let (first, second) = (id(above), id(below));
+fn warning(prog: &Program, (later, above): (u16, &S), (earlier, below): (u16, &S)) -> Diag {
+    let id = |rule: u16| prog.rules.get(usize::from(rule)).map_or("", |r| r.id.as_str()).to_string();
+    let (first, second) = (id(later), id(earlier));
     let d = Diag::new(
         codes::RULE_ORDER,
         format!(
