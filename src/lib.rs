@@ -40,66 +40,17 @@
 #![warn(missing_docs)]
 #![allow(clippy::result_large_err, reason = "diagnostics are built once, on the error path")]
 
-// The stages of the pipeline: private, or public (and hidden from the documentation) under the
-// feature `internals`, for the tests, benchmarks and fuzz targets (what only they use is dead
-// code without it). Written out rather than made by a macro, so that tools that follow `mod`
-// declarations (cargo-mutants) find every stage's files.
+// The stages of the pipeline, each declared once (in `stages.rs`): private, or public (and
+// hidden from the documentation) under the feature `internals`, for the tests, benchmarks and
+// fuzz targets. One `mod` per stage, not one per feature setting: a tool that follows `mod`
+// declarations without reading `cfg` (cargo-mutants) would find every file of a stage twice
+// and make each of its mutants twice.
+mod stages;
 #[cfg(feature = "internals")]
 #[doc(hidden)]
-#[allow(missing_docs, reason = "internal")]
-pub mod import;
+pub use stages::{import, lang, play, program, report, resolve, run, transcript};
 #[cfg(not(feature = "internals"))]
-#[allow(dead_code, unused_imports, reason = "what only tests use")]
-mod import;
-#[cfg(feature = "internals")]
-#[doc(hidden)]
-#[allow(missing_docs, reason = "internal")]
-pub mod lang;
-#[cfg(not(feature = "internals"))]
-#[allow(dead_code, unused_imports, reason = "what only tests use")]
-mod lang;
-#[cfg(feature = "internals")]
-#[doc(hidden)]
-#[allow(missing_docs, reason = "internal")]
-pub mod play;
-#[cfg(not(feature = "internals"))]
-#[allow(dead_code, unused_imports, reason = "what only tests use")]
-mod play;
-#[cfg(feature = "internals")]
-#[doc(hidden)]
-#[allow(missing_docs, reason = "internal")]
-pub mod program;
-#[cfg(not(feature = "internals"))]
-#[allow(dead_code, unused_imports, reason = "what only tests use")]
-mod program;
-#[cfg(feature = "internals")]
-#[doc(hidden)]
-#[allow(missing_docs, reason = "internal")]
-pub mod report;
-#[cfg(not(feature = "internals"))]
-#[allow(dead_code, unused_imports, reason = "what only tests use")]
-mod report;
-#[cfg(feature = "internals")]
-#[doc(hidden)]
-#[allow(missing_docs, reason = "internal")]
-pub mod resolve;
-#[cfg(not(feature = "internals"))]
-#[allow(dead_code, unused_imports, reason = "what only tests use")]
-mod resolve;
-#[cfg(feature = "internals")]
-#[doc(hidden)]
-#[allow(missing_docs, reason = "internal")]
-pub mod run;
-#[cfg(not(feature = "internals"))]
-#[allow(dead_code, unused_imports, reason = "what only tests use")]
-mod run;
-#[cfg(feature = "internals")]
-#[doc(hidden)]
-#[allow(missing_docs, reason = "internal")]
-pub mod transcript;
-#[cfg(not(feature = "internals"))]
-#[allow(dead_code, unused_imports, reason = "what only tests use")]
-mod transcript;
+use stages::{import, lang, play, program, report, resolve, run, transcript};
 
 mod checking;
 pub mod codes;

@@ -79,6 +79,11 @@ fn what_was_expected_is_named_in_the_author_s_words() {
         here(&format!("expected {DECLARATION}, the end of the file or an operator"), (8, 13), "=")
     );
     assert_eq!(seen(&flowing("choose {\n    3\n  }")), here("expected `}`, a name or `otherwise`", (10, 5), "3"));
+    // A name not followed by its argument: the branch it would start is named, where it starts.
+    assert_eq!(
+        seen(&flowing("choose {\n    go 3\n  }")),
+        here("expected `}`, a branch (`ACTION(arg) by ACTORS { ... }`) or `otherwise`", (10, 5), "g")
+    );
     assert_eq!(seen(&flowing("if n > 0 finish")), here("expected `{` or an operator", (9, 12), "f"));
     assert_eq!(seen(&flowing("if n > 0 {\n    finish\n  } else 3")), here("expected `{` or `if`", (11, 10), "3"));
 }
@@ -127,6 +132,11 @@ fn a_common_mistake_comes_with_its_fix() {
     );
     // `in` expected, with no `let` on the line: no word about `let`.
     assert_eq!(seen(&flowing("for p players {\n    finish\n  }")).help, None);
+    // A `let` on the line, finished with its `in`, and something else missing: no word about `let`.
+    assert_eq!(
+        seen(&flowing("n = let y = 3 in y +")),
+        expect("expected a value", (9, 22), "+", "expected after this", None)
+    );
 }
 
 /// A bracket or string left open at the end of the file is named where it opens.

@@ -316,12 +316,12 @@ pub(super) mod tests {
     use serde_json::{Value as Json, json};
 
     /// The reader within the default limits.
-    pub(in crate::transcript) fn parse(text: &str) -> Option<Doc> {
+    pub(in crate::stages::transcript) fn parse(text: &str) -> Option<Doc> {
         super::parse(text, &Limits::DEFAULT)
     }
 
     /// The YAML reader within the default limits.
-    pub(in crate::transcript) fn parse_yaml(text: &str) -> Result<Doc, super::super::ReadError> {
+    pub(in crate::stages::transcript) fn parse_yaml(text: &str) -> Result<Doc, super::super::ReadError> {
         super::super::parse_yaml(text, &Limits::DEFAULT)
     }
 
@@ -349,7 +349,7 @@ pub(super) mod tests {
     }
 
     /// Texts a fast reader leaves to the YAML reader, which reads each as it reads it alone.
-    pub(in crate::transcript) fn left_to_the_yaml_reader(fast: fn(&str) -> Option<Doc>, texts: &[&str]) {
+    pub(in crate::stages::transcript) fn left_to_the_yaml_reader(fast: fn(&str) -> Option<Doc>, texts: &[&str]) {
         for text in texts {
             assert!(fast(text).is_none(), "{text:?}");
             super::super::fast_readers_agree(text).unwrap();
@@ -357,13 +357,13 @@ pub(super) mod tests {
     }
 
     /// A text a fast reader leaves to the YAML reader, which refuses it.
-    pub(in crate::transcript) fn left_to_a_refusal(fast: fn(&str) -> Option<Doc>, text: &str) {
+    pub(in crate::stages::transcript) fn left_to_a_refusal(fast: fn(&str) -> Option<Doc>, text: &str) {
         assert!(fast(text).is_none(), "{text:?}");
         assert!(parse_yaml(text).is_err(), "the YAML reader took {text:?}");
     }
 
     /// The text of every YAML file under `fixtures/`.
-    pub(in crate::transcript) fn fixture_texts() -> Vec<String> {
+    pub(in crate::stages::transcript) fn fixture_texts() -> Vec<String> {
         let mut dirs = vec![std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures")];
         let mut texts = vec![];
         while let Some(dir) = dirs.pop() {
@@ -448,7 +448,7 @@ pub(super) mod tests {
     }
 
     /// Any JSON value, its texts full of what YAML gives a meaning outside quotes.
-    pub(in crate::transcript) fn any_json() -> impl proptest::strategy::Strategy<Value = Json> {
+    pub(in crate::stages::transcript) fn any_json() -> impl proptest::strategy::Strategy<Value = Json> {
         use proptest::prelude::*;
         let leaf = prop_oneof![
             Just(Json::Null),

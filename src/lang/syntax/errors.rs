@@ -134,7 +134,9 @@ fn strip_comment(before: &str) -> &str {
     if trimmed_end < line_start {
         // The position is on a later line than the text's last word: look at that word's line.
         let upto = &before[..trimmed_end];
-        let start = upto.rfind('\n').map_or(0, |i| i + 1);
+        // From the line break before that line, if any: a line break is neither a quote nor a
+        // slash, so where a comment starts is the same.
+        let start = upto.rfind('\n').unwrap_or(0);
         return match comment_start(&upto[start..]) {
             Some(at) => &before[..start + at],
             None => before,
@@ -398,7 +400,16 @@ fn rule_name(rule: &Rule) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::is_kept_word;
+    use super::{is_kept_word, line_of};
+
+    #[test]
+    fn the_line_of_a_position_is_that_line_alone() {
+        let text = "game g\n  players 2\nflow";
+        assert_eq!(line_of(text, 0), "game g");
+        assert_eq!(line_of(text, 11), "  players 2");
+        assert_eq!(line_of(text, 7), "  players 2");
+        assert_eq!(line_of(text, text.len()), "flow");
+    }
 
     #[test]
     fn kept_words_are_the_grammars_keywords_whole() {
