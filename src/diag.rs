@@ -493,7 +493,21 @@ pub fn did_you_mean<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -
 
 #[cfg(test)]
 mod tests {
-    use super::did_you_mean;
+    use super::{SourceMap, did_you_mean, source};
+
+    #[test]
+    fn a_block_ends_just_past_its_own_brace_in_its_own_file() {
+        let parent = "x = 1\n";
+        let child = "a {\n  x = 2\n  // not this }\n  }\n}\n";
+        let map = SourceMap::new(vec![(0, source("p.rules", parent)), (parent.len(), source("c.rules", child))]);
+        // From the end of `x = 2` in the second file: past the brace on its fourth line.
+        let from = parent.len() + child.find("x = 2").unwrap() + "x = 2".len();
+        let brace = parent.len() + child.find("  }\n}").unwrap() + "  }".len();
+        assert_eq!(map.closing_brace_after(from), Some(brace));
+        // On the same line, and none left.
+        assert_eq!(map.closing_brace_after(brace - 3), Some(brace));
+        assert_eq!(map.closing_brace_after(parent.len() + child.len() - 1), None);
+    }
 
     #[test]
     fn a_typo_is_close_for_its_length() {
