@@ -359,7 +359,9 @@ def test_rules_that_fail_while_running_raise_with_the_verdict():
         assert failed.value.code == "shinpan::spec::fuel"
         assert failed.value.verdict["errors"][0]["kind"] == "rules-failed"
         assert game.transcript() == before and len(game) == 0
-    with_it = before + '  - {"by": "aki", "toss": 1}\n'
+    # A game without events writes `events: []`, a list, which `check` reads.
+    assert before.endswith("events: []\n") and rules.check(before)["verdict"] == "legal"
+    with_it = before.replace("events: []\n", 'events:\n  - {"by": "aki", "toss": 1}\n')
     assert failed.value.verdict["errors"] == rules.check(with_it)["errors"]
 
 
