@@ -212,7 +212,9 @@ impl Judge {
         opened(|| {
             let replay = self.checking().replay_text(&file, &text);
             let steps = replay.replay_steps();
-            let recorded = steps.iter().find(|s| s.event == event).map(|s| (s.action.cloned(), s.words.to_string()));
+            // The event checking stopped at was not played (`before`): named, never offered.
+            let playable = |s: &shinpan::ReplayStep| s.action.filter(|_| !s.before).cloned();
+            let recorded = steps.iter().find(|s| s.event == event).map(|s| (playable(s), s.words.to_string()));
             let rules = match &self.rules {
                 Some(rules) => Ok(rules.clone()),
                 None => replay.rules.as_deref().map_or_else(
