@@ -89,6 +89,13 @@ impl SourceMap {
         None
     }
 
+    /// The first line of a span (its trailing blanks left out): where a label on a statement
+    /// that may run over many lines goes.
+    pub fn first_line(&self, span: &Span) -> Span {
+        let line = self.text(span).and_then(|t| t.lines().next()).map_or(0, |l| l.trim_end().len());
+        span.start..span.start + line
+    }
+
     /// The rules text under a span (which lies in one file).
     pub fn text(&self, span: &Span) -> Option<&str> {
         let (_, start, source) = self.segment(span.start)?;

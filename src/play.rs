@@ -110,17 +110,15 @@ pub fn dead_end(prog: &Program, p: &Playout) -> Option<Diag> {
                  point optional with `otherwise`, or `finish` the game before it",
             ),
         // The statement's first line: a last `for` or `if` may be long.
-        DeadEnd::AfterFlow(at) => {
-            let line = prog.source.text(&at).and_then(|t| t.lines().next()).map_or(0, |l| l.trim_end().len());
-            d.label(
-                at.start..at.start + line,
+        DeadEnd::AfterFlow(at) => d
+            .label(
+                prog.source.first_line(&at),
                 "the flow ends after this, without `finish`: only `always` records are open then",
             )
             .help(
                 "a bug of the rules: `finish` the game at the end of its flow, or open an `always` record that can \
                      be taken after it",
-            )
-        }
+            ),
     };
     Some(prog.source.place(d))
 }

@@ -5,7 +5,7 @@
 use crate::codes;
 use crate::diag::{Diag, Level};
 use crate::program::value::Text;
-use crate::program::{Branch, DrawnFrom, E, Program, Shape, St, field_index};
+use crate::program::{Branch, DrawnFrom, E, Program, Shape, field_index};
 
 /// More values than this, tried blindly at one branch, are worth a `choices`.
 pub(super) const BLIND_WARN_AT: u64 = 256;
@@ -59,15 +59,8 @@ pub fn candidates(prog: &Program, b: &Branch) -> Candidates {
 /// Advice for `lint`: each branch `play` never tries, and each it tries blindly over more than
 /// `BLIND_WARN_AT` values, at the branch.
 pub fn advice(prog: &Program) -> Vec<Diag> {
-    let mut branches: Vec<&Branch> = prog.always.iter().collect();
-    for s in prog.statements_where(|s| matches!(s, St::Choose(_))) {
-        if let St::Choose(c) = &s.s {
-            branches.extend(c.branches.iter());
-        }
-    }
-    branches.sort_by_key(|b| b.span.start);
     let mut out = vec![];
-    for b in branches {
+    for b in prog.branches() {
         let Some(action) = prog.actions.get(b.action as usize) else { continue };
         let head = b.span.start..b.span.start + action.name.len();
         let d = match candidates(prog, b) {

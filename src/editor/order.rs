@@ -6,18 +6,11 @@
 
 use crate::codes;
 use crate::diag::{Diag, Level};
-use crate::program::{Block, Branch, Program, S, St};
+use crate::program::{Block, Program, S, St};
 
 /// A warning at each branch whose checks name a rule after one declared later than it.
 pub(super) fn out_of_order(prog: &Program) -> Vec<Diag> {
-    let mut branches: Vec<&Branch> = prog.always.iter().collect();
-    for s in prog.statements_where(|s| matches!(s, St::Choose(_))) {
-        if let St::Choose(c) = &s.s {
-            branches.extend(c.branches.iter());
-        }
-    }
-    branches.sort_by_key(|b| b.span.start);
-    branches.into_iter().filter_map(|b| first_out_of_order(prog, &b.checks)).collect()
+    prog.branches().into_iter().filter_map(|b| first_out_of_order(prog, &b.checks)).collect()
 }
 
 /// The first check of a block (in the order written, loops and both arms of an `if` read
@@ -60,17 +53,11 @@ fn warning(prog: &Program, (later, above): (u16, &S), (earlier, below): (u16, &S
             "`{second}` is declared before `{first}` but checked after it: an event that breaks both is reported as `{first}`"
         ),
     )
-    .label(head(prog, below), format!("`{second}` is checked here"))
-    .label(head(prog, above), format!("after `{first}`"))
+    .label(prog.source.first_line(&below.span), format!("`{second}` is checked here"))
+    .label(prog.source.first_line(&above.span), format!("after `{first}`"))
     .help(format!(
         "a branch's checks are judged in the order they are written: move this check above the check of `{first}`, \
          or declare `{second}` after `{first}`"
     ));
     prog.source.place(Diag { level: Level::Warning, ..d })
-}
-
-/// A check's first line, where its label goes.
-fn head(prog: &Program, s: &S) -> crate::span::Span {
-    let line = prog.source.text(&s.span).and_then(|t| t.lines().next()).map_or(0, |l| l.trim_end().len());
-    s.span.start..s.span.start + line
 }

@@ -471,6 +471,19 @@ impl Program {
         }
     }
 
+    /// Every branch of the rules (each `always` record and each branch of each `choose`), in
+    /// file order.
+    pub fn branches(&self) -> Vec<&Branch> {
+        let mut branches: Vec<&Branch> = self.always.iter().collect();
+        for s in self.statements_where(|s| matches!(s, St::Choose(_))) {
+            if let St::Choose(c) = &s.s {
+                branches.extend(c.branches.iter());
+            }
+        }
+        branches.sort_by_key(|b| b.span.start);
+        branches
+    }
+
     /// Every statement anywhere in the rules that `keep` accepts, in file order.
     pub fn statements_where(&self, keep: impl Fn(&St) -> bool) -> Vec<&S> {
         let mut blocks: Vec<&Block> = vec![&self.flow];
