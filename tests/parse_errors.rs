@@ -106,6 +106,10 @@ fn what_a_line_ends_without_is_missing_after_its_last_word() {
     // `//` in a string is no comment, nor is it after an escaped quote.
     assert_eq!(seen(&flowing("n = \"a//b\" +")), after("expected a value", (9, 14), "+"));
     assert_eq!(seen(&flowing("n = \"a\\\" // b\" +")), after("expected a value", (9, 18), "+"));
+    // A string's hole is an expression: a quote in it opens a string of its own, and the
+    // string goes on after the hole.
+    assert_eq!(seen(&flowing("n = \"{\"\\\"\"}\" + // c")), after("expected a value", (9, 16), "+"));
+    assert_eq!(seen(&flowing("n = \"{\"//\"}//\" +")), after("expected a value", (9, 18), "+"));
 }
 
 /// The common mistakes, each with its fix.

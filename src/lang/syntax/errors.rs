@@ -145,17 +145,31 @@ fn strip_comment(before: &str) -> &str {
     before
 }
 
-/// Where a `//` comment starts on a line, outside strings.
+/// Where a `//` comment starts on a line, outside strings. A string's `{…}` hole is an
+/// expression, as in `unclosed`: a quote in it opens a string of its own.
 fn comment_start(line: &str) -> Option<usize> {
-    let mut in_string = false;
+    // What the current character is inside, innermost last: a string (`"`), a string's hole
+    // (`I`) or a brace of the expression (`{`).
+    let mut inside: Vec<char> = vec![];
     let mut chars = line.char_indices().peekable();
     while let Some((i, c)) = chars.next() {
+        let in_string = inside.last() == Some(&'"');
         match c {
             '\\' if in_string => {
                 chars.next();
             }
-            '"' => in_string = !in_string,
-            '/' if !in_string && chars.peek().is_some_and(|(_, n)| *n == '/') => return Some(i),
+            '"' if in_string => {
+                inside.pop();
+            }
+            '{' if in_string => inside.push('I'),
+            _ if in_string => {}
+            '"' | '{' => inside.push(c),
+            // Back in the string when its hole closes; a brace closed on a later line than it
+            // opened has nothing to pop.
+            '}' => {
+                inside.pop();
+            }
+            '/' if chars.peek().is_some_and(|(_, n)| *n == '/') => return Some(i),
             _ => {}
         }
     }
