@@ -31,7 +31,7 @@ use std::rc::Rc;
 
 use serde_json::{Map, Value as Json, json};
 
-use crate::diag::Diag;
+use crate::diag::{Diag, printable};
 use crate::limits::Limits;
 use crate::program::Program;
 use crate::program::value::Value;
@@ -155,12 +155,14 @@ impl std::fmt::Debug for Refused {
     }
 }
 
+/// What a person reads: a message may quote the event, whose text came from a client, so its
+/// control and direction characters are shown escaped (`Report`'s fields keep the text as it is).
 impl std::fmt::Display for Refused {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let r = &self.report;
         match (r.violations.first(), r.errors.first()) {
-            (Some(v), _) => write!(f, "{}: {}", v.rule, v.message),
-            (None, Some(e)) => write!(f, "{}", e.message),
+            (Some(v), _) => write!(f, "{}: {}", v.rule, printable(&v.message)),
+            (None, Some(e)) => write!(f, "{}", printable(&e.message)),
             (None, None) => write!(f, "{}", r.verdict.word()),
         }
     }
@@ -416,7 +418,7 @@ impl Game {
             *self = self.replayed(rng)?;
             return match (progress, outcome) {
                 (Err(d), _) | (Ok(_), Some(Err(d))) => Err(Refused::from(self.rules_failed(d, Some(&taken)))),
-                (Ok(_), Some(Ok(outcome))) => Err(Refused::from(self.report(outcome, Some(&taken)))),
+                (Ok(_), Some(Ok(outcome))) => Err(Refused::from(self.refusal(outcome, &taken, &written))),
                 (Ok(_), None) if drawn.is_none() => Ok(None),
                 (Ok(_), None) => Err(Refused::from(self.too_long())),
             };
@@ -426,7 +428,7 @@ impl Game {
             Ok(_) if !machine.has_violation() && drawn.is_none() && drawing => Ok(None),
             Ok(_) if too_long && !machine.has_violation() => Err(Refused::from(self.too_long())),
             Ok(_) => match machine.outcome() {
-                Ok(outcome) => Err(Refused::from(self.report(outcome, Some(&taken)))),
+                Ok(outcome) => Err(Refused::from(self.refusal(outcome, &taken, &written))),
                 Err(d) => Err(Refused::from(self.rules_failed(d, Some(&taken)))),
             },
         };
@@ -570,6 +572,16 @@ impl Game {
         let mut report = self.rules.check_text(&self.name, &text);
         report.fuel_spent = 0;
         report
+    }
+
+    /// The verdict on an event that broke a rule, from the run that judged it; from `check`
+    /// of the transcript with it at its end where what was legal before it lies past a point
+    /// that may be left without an event, which only a run over the events before it lists.
+    fn refusal(&self, outcome: crate::run::Outcome, taken: &Event, written: &Json) -> Report {
+        if outcome.violation.as_ref().is_some_and(|v| v.listed_where_judged) {
+            return self.check_with(Some(written));
+        }
+        self.report(outcome, Some(taken))
     }
 
     /// The verdict from a run's outcome, on the transcript with `extra` at its end.

@@ -327,7 +327,7 @@ fn probe(
     prefix: Vec<Event>,
     standing: bool,
 ) -> Option<Vec<crate::run::Candidate>> {
-    let source = Source::Probe { events: prefix, pos: 0, legal: None, passed_optional: false };
+    let source = Source::Probe { events: prefix, pos: 0, legal: None, passed_optional: false, judged: vec![] };
     let mut machine = Machine::new(prog, players, params, source);
     if standing {
         machine.let_moves_stand();

@@ -57,10 +57,12 @@ pub struct RulesError {
     pub diagnostics: Vec<Diag>,
 }
 
+/// What a person reads: a message may quote a name or a path the caller gave, so its control and
+/// direction characters are shown escaped (`message` keeps the text as it is).
 impl std::fmt::Display for RulesError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         if self.diagnostics.is_empty() {
-            return write!(f, "{}", self.message);
+            return write!(f, "{}", crate::diag::printable(&self.message));
         }
         for d in &self.diagnostics {
             write!(f, "{}", crate::diag::render_plain(d))?;

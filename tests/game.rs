@@ -206,6 +206,15 @@ fn what_is_listed_is_accepted_and_a_refusal_changes_nothing() {
                 if let Some(odd) = unlisted(&game, &legal) {
                     let refused = game.apply(&odd);
                     assert!(refused.is_err(), "{name} seed {seed}: {odd} is not listed but was accepted");
+                    if let Some(said) = refused.err().and_then(|r| r.violations.first().map(said_legal))
+                        && said != ["(cut)"]
+                    {
+                        assert_eq!(
+                            said,
+                            words_of(&listed),
+                            "{name} seed {seed}: what the refusal of {odd} says was legal"
+                        );
+                    }
                     assert_eq!(game.transcript(), transcript);
                     assert_eq!(game.variables(), state);
                     assert_eq!(game.legal().unwrap(), listed);
@@ -217,6 +226,47 @@ fn what_is_listed_is_accepted_and_a_refusal_changes_nothing() {
             }
         }
     }
+}
+
+/// What a violation says was legal, as events, each once in order; `(cut)` when it does not
+/// list all of it.
+fn said_legal(v: &shinpan::Broken) -> Vec<String> {
+    if v.legal_events.len() < v.legal_count {
+        return vec!["(cut)".into()];
+    }
+    let mut said: Vec<String> = v.legal_events.iter().map(Json::to_string).collect();
+    said.sort();
+    said.dedup();
+    said
+}
+
+/// Legal events as a violation writes them (a chance move by its kind), each once in order.
+fn words_of(legal: &[shinpan::LegalEvent]) -> Vec<String> {
+    let written =
+        |l: &shinpan::LegalEvent| l.event().unwrap_or_else(|| json!({"by": l.by(), l.action(): null, "chance": true}));
+    let mut words: Vec<String> = legal.iter().map(|l| written(l).to_string()).collect();
+    words.sort();
+    words.dedup();
+    words
+}
+
+/// After the flow has finished, an event of an action no point offers any more is refused with
+/// what a live game lists there: the points that may still be left without an event (the
+/// drunk check's snack, here) as well as the records that stay open.
+#[test]
+fn a_refusal_after_a_point_that_may_be_left_names_what_that_point_offered() {
+    let rules = Rules::new("hangover").unwrap();
+    let game = (1..200)
+        .map(|seed| drawn_game(&rules, 3, seed))
+        .find(|g| g.legal().unwrap().iter().any(|l| l.action() == "snack"))
+        .expect("a game that ends at a drunk check with a snack to flip");
+    let listed = game.legal().unwrap();
+    let refused = game.clone().apply(&json!({"by": game.players()[0], "play": "R1"})).unwrap_err();
+    let v = &refused.violations[0];
+    assert_eq!(v.rule, "after-game-end");
+    assert_eq!(said_legal(v), words_of(&listed));
+    assert!(v.legal.iter().any(|w| w.contains(" snack ")), "{:?}", v.legal);
+    assert_eq!(refused.json_line(), rules.check_text("game", &refused.text).json_line());
 }
 
 /// An event the game did not list: the first listed event with its actor changed.

@@ -3,13 +3,13 @@
 use super::eval::bind;
 use super::legal::{Actors, Pick};
 use super::suspend::Resume;
-use super::{Ctl, Event, Machine, Run, Source, Stop, Violation};
+use super::{Candidate, Ctl, Event, Machine, Run, Source, Stop, Violation};
 use crate::lang::ast::AssignOp;
 use crate::program::value::Value;
 use crate::program::{Block, Branch, Choose, S, St, Target, X};
 
 /// The legal actions at a point: in words, the first of them as candidates, and how many.
-type LegalHere = (Vec<String>, Vec<super::Candidate>, usize);
+type LegalHere = (Vec<String>, Vec<Candidate>, usize);
 
 /// A check that failed: its rule, the message, and the `require` in the rules file.
 type Failed = Option<(u16, String, crate::span::Span)>;
@@ -452,25 +452,33 @@ impl<'p> Machine<'p> {
                 None => Err(Stop::end()),
             };
         }
-        if let Source::Probe { events, pos, passed_optional, .. } = &mut self.source {
+        if let Source::Probe { events, pos, .. } = &self.source {
             if let Some(e) = events.get(*pos) {
                 return Ok(Some(e.clone()));
             }
-            if has_otherwise {
-                *passed_optional = true;
-                return Ok(None);
-            }
-            let found = self.legal(c, frame)?;
-            if let Source::Probe { legal, .. } = &mut self.source {
-                *legal = Some(found);
-            }
-            return Err(Stop::end());
+            return self.legal_for_probe(c, frame, has_otherwise);
         }
         match self.pick_random(c, frame)? {
             Pick::Event(e) => Ok(Some(e)),
             Pick::Otherwise => Ok(None),
             Pick::Stop => Err(Stop::end()),
         }
+    }
+
+    /// Adds what is legal here to a probe's listing, past its events: leaves a point that may
+    /// be left without an event for the next, as a live game's listing does.
+    fn legal_for_probe(
+        &mut self,
+        c: Option<&'p Choose>,
+        frame: &mut Vec<Value>,
+        has_otherwise: bool,
+    ) -> Run<Option<Event>> {
+        let point = self.legal_at_point(c, frame, has_otherwise)?;
+        if let Source::Probe { legal, passed_optional, judged, .. } = &mut self.source {
+            super::legal::add_point(legal.get_or_insert_default(), judged, point);
+            *passed_optional |= has_otherwise;
+        }
+        if has_otherwise { Ok(None) } else { Err(Stop::end()) }
     }
 
     /// Judges one event at a waiting point: the shared ids first, then the branch's checks.
@@ -484,6 +492,7 @@ impl<'p> Machine<'p> {
         let named: Vec<&(&Branch, Actors, bool)> = open.iter().filter(|(b, ..)| b.action == event.action).collect();
         if named.is_empty() {
             if self.optional(c, frame)? {
+                self.left_optional_for = Some(event.index);
                 return Ok(Dispatch::Otherwise);
             }
             let rule = if self.finished { AFTER_GAME_END } else { UNEXPECTED_ACTION };
@@ -603,7 +612,9 @@ impl<'p> Machine<'p> {
         frame: &mut Vec<Value>,
     ) -> Run<Vec<(&'p Block, Vec<Value>)>> {
         let broken = std::mem::take(&mut self.broken_now);
-        let (legal, legal_events, legal_count) = self.legal_here(&event.actor, c, frame)?;
+        // Moves stand only in a check of a whole transcript (`check --all`), which lists what
+        // the point offers: each of many violations would run the game again to list more.
+        let ((legal, legal_events, legal_count), _) = self.legal_here(event, false, c, frame)?;
         let mut costs = vec![];
         for b in broken {
             let (legal, legal_events) = (legal.clone(), legal_events.clone());
@@ -617,6 +628,7 @@ impl<'p> Machine<'p> {
                 legal,
                 legal_events,
                 legal_count,
+                listed_where_judged: false,
                 state,
                 history,
             });
@@ -677,14 +689,25 @@ impl<'p> Machine<'p> {
         c: Option<&'p Choose>,
         frame: &mut Vec<Value>,
     ) -> Run<Dispatch> {
-        let (legal, legal_events, legal_count) = self.legal_here(&event.actor, c, frame)?;
+        let optional = self.optional(c, frame)?;
+        let ((legal, legal_events, legal_count), listed_where_judged) = self.legal_here(event, optional, c, frame)?;
         let (state, history) = (self.view_state(), self.history_read_at(&at));
         let event = event.index;
-        let violation =
-            Violation { rule, event, message, spec_span: at, legal, legal_events, legal_count, state, history };
+        let violation = Violation {
+            rule,
+            event,
+            message,
+            spec_span: at,
+            legal,
+            legal_events,
+            legal_count,
+            listed_where_judged,
+            state,
+            history,
+        };
         self.violation = Some(violation);
         self.draining = true;
-        if self.optional(c, frame)? {
+        if optional {
             return Ok(Dispatch::Otherwise);
         }
         Err(Stop::end())
@@ -737,15 +760,49 @@ impl<'p> Machine<'p> {
         self.prog.view.iter().filter_map(|&v| Some((v, self.globals.get(v as usize)?.clone()))).collect()
     }
 
-    /// What is legal here: in words, as candidates (up to `Limits::legal_events`), and how many.
-    /// The actor's own actions come first: what they could have done instead.
-    fn legal_here(&mut self, actor: &Value, c: Option<&'p Choose>, frame: &mut Vec<Value>) -> Run<LegalHere> {
-        let mut found = self.legal(c, frame)?;
-        found.sort_by_key(|k| k.actor != *actor);
+    /// What was legal instead of `event`: in words, as candidates (up to
+    /// `Limits::legal_events`), and how many, the actor's own first: what they could have done
+    /// instead (`optional`: the point where it is judged may be left without an event). And
+    /// whether it is what that point offers alone though the event met such a point.
+    fn legal_here(
+        &mut self,
+        event: &Event,
+        optional: bool,
+        c: Option<&'p Choose>,
+        frame: &mut Vec<Value>,
+    ) -> Run<(LegalHere, bool)> {
+        let optional_met = optional || self.left_optional_for == Some(event.index);
+        let (mut found, where_judged) = match optional_met.then(|| self.legal_before(event.index)).flatten() {
+            Some(found) => (found, false),
+            None => (self.legal(c, frame)?, optional_met),
+        };
+        found.sort_by_key(|k| k.actor != event.actor);
         let words = self.legal_descriptions(&found);
         let count = found.len();
         found.truncate(self.limits.legal_events);
-        Ok((words, found, count))
+        Ok(((words, found, count), where_judged))
+    }
+
+    /// What a live game lists as legal before the transcript's event `index` (`Game::legal`),
+    /// for an event that met a point which may be left without an event: the points after it
+    /// are listed too, with the state they are reached in, which a check has only for the point
+    /// where the event is judged. The events before it are run again, once, for the first
+    /// broken rule (`None` when moves stand, or when the run does not get there).
+    fn legal_before(&self, index: usize) -> Option<Vec<Candidate>> {
+        let Source::Transcript { events, .. } = &self.source else { return None };
+        if self.go_on {
+            // Each of many violations would run the game again from its start.
+            return None;
+        }
+        let prefix = events.get(..index)?.to_vec();
+        let source = Source::Probe { events: prefix, pos: 0, legal: None, passed_optional: false, judged: vec![] };
+        let mut probe = Machine::new(self.prog, self.players.clone(), self.params.clone(), source);
+        probe.set_limits(&self.limits);
+        let outcome = probe.run().ok()?;
+        match probe.source {
+            Source::Probe { legal, .. } if outcome.violation.is_none() => legal,
+            _ => None,
+        }
     }
 
     fn not_open_message(&self, event: &Event) -> String {

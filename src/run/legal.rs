@@ -166,6 +166,22 @@ impl<'p> Machine<'p> {
         Ok(out)
     }
 
+    /// What is legal at one point of a listing that goes on past the points which may be left
+    /// without an event (a live game's `legal`, a probe): the legal events here, and the
+    /// actions open here when the point may be left (events of those are judged here, never
+    /// at a later point).
+    pub(super) fn legal_at_point(
+        &mut self,
+        c: Option<&'p Choose>,
+        frame: &mut Vec<Value>,
+        has_otherwise: bool,
+    ) -> Run<(Vec<Candidate>, Vec<u16>)> {
+        let here = self.legal(c, frame)?;
+        let open =
+            if has_otherwise { self.open_branches(c, frame)?.iter().map(|(b, ..)| b.action).collect() } else { vec![] };
+        Ok((here, open))
+    }
+
     /// Whether an action passes the checks of the branch that judges it, tried as it would be
     /// judged: in the waiting point's frame, or an `always` record in a frame of its own. When
     /// it passes: that frame of its own (empty for the waiting point's branches).
@@ -534,6 +550,13 @@ impl<'p> Machine<'p> {
         }
         Ok(Pick::Event(event))
     }
+}
+
+/// Adds a point's legal events to a listing (`legal_at_point`), less those of the actions an
+/// earlier point judged, and notes the actions this point judges.
+pub(super) fn add_point(found: &mut Vec<Candidate>, judged: &mut Vec<u16>, (here, open): (Vec<Candidate>, Vec<u16>)) {
+    found.extend(here.into_iter().filter(|k| !judged.contains(&k.action)));
+    judged.extend(open);
 }
 
 /// How many ways there are to choose `k` of `n` (0 past `n`), saturating.

@@ -63,6 +63,10 @@ pub struct Violation {
     /// The legal actions, up to `Limits::legal_events` of them, and how many there were.
     pub legal_events: Vec<Candidate>,
     pub legal_count: usize,
+    /// The event met a point that may be left without an event, and what was legal is that of
+    /// the point where it was judged alone: what a live game listed before it needs the events
+    /// before it, which a live run does not hold (`Game` asks `check` instead).
+    pub listed_where_judged: bool,
     /// The variables of the rules' `view` just before the event.
     pub state: State,
     /// For each `history` variable the broken check reads: its first value, then each change
@@ -85,13 +89,16 @@ pub enum Source {
         limit: usize,
         made: Vec<Event>,
     },
-    /// Runs the events, then records what is legal where the next one would be judged
-    /// (`passed_optional`: an optional point was left on the way there).
+    /// Runs the events, then records what is legal where the next one would be judged, as a
+    /// live game lists it: from a point that may be left without an event, its own actions and
+    /// then those of the points after it (`passed_optional`: such a point was left; `judged`:
+    /// the actions open at the points left, whose events are judged there and not later).
     Probe {
         events: Vec<Event>,
         pos: usize,
         legal: Option<Vec<Candidate>>,
         passed_optional: bool,
+        judged: Vec<u16>,
     },
     /// A game stepped one event at a time (`suspend`).
     Live(Live),
@@ -213,6 +220,9 @@ pub struct Machine<'p> {
     /// In a random playout: the event just drawn passed the checks of the branch it will be
     /// judged against, with the names they bound.
     passed: Option<Passed<'p>>,
+    /// The transcript's event that left a point which may be left without an event, if the
+    /// latest did: what was legal for it is what a live game listed there (`legal_before`).
+    left_optional_for: Option<usize>,
     /// Where a live game waits, outermost level last: what resuming walks back down.
     resume: Vec<suspend::Resume>,
     /// The levels a stop for an event has passed through so far, innermost first.
@@ -330,6 +340,7 @@ impl<'p> Machine<'p> {
             versions: vec![0; prog.vars.len()],
             memos: vec![None; prog.dues.len() + prog.always.len()],
             passed: None,
+            left_optional_for: None,
             remembered: 0,
             helper_memos: vec![None; prog.fns.len()],
             calls_remembered: 0,

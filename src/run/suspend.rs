@@ -334,6 +334,7 @@ impl<'p> Machine<'p> {
             helper_memos: saved.helper_memos,
             calls_remembered: saved.calls_remembered,
             passed: None,
+            left_optional_for: None,
             resume: saved.resume,
             unwound: vec![],
         }
@@ -446,12 +447,9 @@ impl<'p> Machine<'p> {
         frame: &mut Vec<Value>,
         has_otherwise: bool,
     ) -> super::Run<Option<Event>> {
-        let here = self.legal(c, frame)?;
-        let open: Vec<u16> =
-            if has_otherwise { self.open_branches(c, frame)?.iter().map(|(b, ..)| b.action).collect() } else { vec![] };
+        let point = self.legal_at_point(c, frame, has_otherwise)?;
         if let Source::Live(Live { mode: LiveMode::Legal { found, judged_here }, .. }) = &mut self.source {
-            found.extend(here.into_iter().filter(|k| !judged_here.contains(&k.action)));
-            judged_here.extend(open);
+            super::legal::add_point(found, judged_here, point);
         }
         if has_otherwise { Ok(None) } else { Err(Stop::end()) }
     }

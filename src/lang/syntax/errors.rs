@@ -148,12 +148,12 @@ fn strip_comment(before: &str) -> &str {
 /// Where a `//` comment starts on a line, outside strings. A string's `{…}` hole is an
 /// expression, as in `unclosed`: a quote in it opens a string of its own.
 fn comment_start(line: &str) -> Option<usize> {
-    // What the current character is inside, innermost last: a string (`"`), a string's hole
-    // (`I`) or a brace of the expression (`{`).
-    let mut inside: Vec<char> = vec![];
+    // What the current character is inside, innermost last: a string (`true`) or a brace
+    // (`false`), the hole of a string or a brace of the expression, as `}` closes either.
+    let mut inside: Vec<bool> = vec![];
     let mut chars = line.char_indices().peekable();
     while let Some((i, c)) = chars.next() {
-        let in_string = inside.last() == Some(&'"');
+        let in_string = inside.last() == Some(&true);
         match c {
             '\\' if in_string => {
                 chars.next();
@@ -161,9 +161,9 @@ fn comment_start(line: &str) -> Option<usize> {
             '"' if in_string => {
                 inside.pop();
             }
-            '{' if in_string => inside.push('I'),
+            '{' => inside.push(false),
             _ if in_string => {}
-            '"' | '{' => inside.push(c),
+            '"' => inside.push(true),
             // Back in the string when its hole closes; a brace closed on a later line than it
             // opened has nothing to pop.
             '}' => {
