@@ -578,3 +578,24 @@ fn a_game_without_events_writes_a_transcript_that_checks() {
         assert_ne!(rules.check_text("cut", &played).json()["verdict"], "malformed", "{name}");
     }
 }
+
+/// What a person reads of a refusal or a rules error (`Display`, which Python's exceptions
+/// show too) holds no raw control character from the event or name a client sent; the
+/// report's fields keep the text as it was.
+#[test]
+fn a_refusal_and_a_rules_error_read_by_a_person_escape_what_a_client_wrote() {
+    let escape = "\u{1b}]0;pwned\u{7}\u{1b}[2J\u{202e}";
+    let mut game = Rules::new("hangover").unwrap().new_game(3, 1).unwrap();
+    game.draw().unwrap();
+    let refused = game.apply(&json!({"by": "aki", "play": escape})).unwrap_err();
+    let shown = refused.to_string();
+    assert!(!shown.contains(['\u{1b}', '\u{7}', '\u{202e}']), "{shown:?}");
+    assert!(shown.contains("\\u{1b}]0;pwned"), "{shown:?}");
+    assert!(refused.errors[0].message.contains(escape), "the report keeps the text as it was");
+    let error = Rules::new(&format!("hang{escape}over")).err().unwrap();
+    assert!(error.message.contains(escape));
+    assert!(!error.to_string().contains(['\u{1b}', '\u{7}', '\u{202e}']), "{error}");
+    let named = Rules::new("hangover").unwrap().new_game_named(&[format!("a{escape}"), "b".into(), "c".into()], 1);
+    let shown = named.err().unwrap().to_string();
+    assert!(!shown.contains(['\u{1b}', '\u{7}', '\u{202e}']), "{shown:?}");
+}
