@@ -175,16 +175,40 @@ pub enum Command {
         /// clients are not trusted with the file system)
         #[arg(long)]
         only_builtin_rules: bool,
-        /// Most games open at once; a `new` past it is refused until one is closed
-        #[arg(long, value_name = "N", default_value_t = 10_000)]
+        /// Most games open at once (at least 1); a `new` past it is refused until one is closed
+        #[arg(long, value_name = "N", default_value_t = 10_000, value_parser = at_least_one::<usize>)]
         max_games: usize,
-        /// Longest request line, in bytes; a longer one is refused without being held in memory
-        #[arg(long, value_name = "BYTES", default_value_t = shinpan::Limits::DEFAULT.transcript_bytes)]
+        /// Longest request line, in bytes (at least 1); a longer one is refused without being
+        /// held in memory
+        #[arg(
+            long,
+            value_name = "BYTES",
+            default_value_t = shinpan::Limits::DEFAULT.transcript_bytes,
+            value_parser = at_least_one::<u64>
+        )]
         max_line_bytes: u64,
-        /// Most events one game takes; an `apply` or `draw` past it is refused
-        #[arg(long, value_name = "N", default_value_t = shinpan::Limits::DEFAULT.playout_events)]
+        /// Most events one game takes (at least 1); an `apply`, a `draw` or a `new` from a
+        /// longer transcript past it is refused
+        #[arg(
+            long,
+            value_name = "N",
+            default_value_t = shinpan::Limits::DEFAULT.playout_events,
+            value_parser = at_least_one::<usize>
+        )]
         max_events: usize,
     },
+}
+
+/// A count of at least one: a referee limit of 0 would refuse every request it exists to serve.
+fn at_least_one<T>(text: &str) -> Result<T, String>
+where
+    T: std::str::FromStr<Err = std::num::ParseIntError> + PartialEq + From<u8>,
+{
+    let n: T = text.parse().map_err(|e| format!("{e}: give a whole number, at least 1"))?;
+    if n == T::from(0) {
+        return Err("a limit of 0 would refuse every request: give at least 1".into());
+    }
+    Ok(n)
 }
 
 /// How a command writes its results.

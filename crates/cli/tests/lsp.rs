@@ -297,6 +297,26 @@ fn hover_shows_declarations_built_ins_and_rule_ids() {
 }
 
 #[test]
+fn hover_leaves_out_a_section_divider_above_a_declaration() {
+    let mut client = Client::ready();
+    // The built-in Hangover heads each section with a divider; `hand` is the first of one.
+    let hangover = std::fs::read_to_string(common::repo().join("specs/hangover.rules")).unwrap();
+    let uri_hangover = uri(&folder("divider").join("hangover-copy.rules"));
+    client.open(&uri_hangover, &hangover);
+    let text = hover_text(&client.at("textDocument/hover", &uri_hangover, &hangover, "hand[p] = d[p]", 0));
+    assert!(text.contains("var hand per player"), "{text}");
+    assert!(!text.contains("----") && !text.contains("state (2.4"), "{text}");
+    // A divider above a comment: the comment is said, the divider is not.
+    let divided = TINY.replace("// Each player's", "// ==== totals (3.1)\n// Each player's");
+    let uri_tiny = uri(&folder("divider").join("tiny.rules"));
+    client.open(&uri_tiny, &divided);
+    let text = hover_text(&client.at("textDocument/hover", &uri_tiny, &divided, "total[p] +=", 0));
+    assert!(text.contains("// Each player's running total.\nvar total"), "{text}");
+    assert!(!text.contains("===="), "{text}");
+    assert_eq!(client.stop(), 0);
+}
+
+#[test]
 fn definition_within_a_file_and_across_extends() {
     let mut client = Client::ready();
     let dir = folder("definition");
@@ -457,6 +477,9 @@ fn bad_input_does_not_stop_the_server() {
     // A request before `initialize` is refused, and the server goes on.
     let early = client.request("textDocument/hover", json!({}));
     assert_eq!(early["error"]["code"], -32002, "{early}");
+    // In words for the person reading the editor's log, not a dump of the server's structures.
+    let words = early["error"]["message"].as_str().unwrap();
+    assert!(words.contains("`initialize` first") && !words.contains("Request {"), "{early}");
     let root = uri(Path::new(common::repo()));
     client.request("initialize", json!({"capabilities": {}, "rootUri": root}));
     client.notify("initialized", json!({}));

@@ -340,6 +340,30 @@ fn a_game_resumes_from_a_transcript() {
 }
 
 #[test]
+fn a_refused_new_names_no_game_id() {
+    let mut referee = Referee::start(&[]);
+    let illegal = std::fs::read_to_string(repo().join("fixtures/hangover/must-follow.yaml")).unwrap();
+    let refused = referee.ask(json!({"id": 1, "op": "new", "rules": "hangover", "transcript": illegal}));
+    // A transcript that cannot be read still names the rules the request named.
+    let unread = referee.ask(json!({"id": 2, "op": "new", "rules": "hangover", "transcript": "events: ["}));
+    assert_eq!(unread["refused"]["verdict"], "malformed", "{unread}");
+    assert_eq!(unread["refused"]["rules"], "hangover", "{unread}");
+    let opened = referee.ok(json!({"id": 3, "op": "new", "rules": "hangover", "players": 3}));
+    for refusal in [&refused, &unread] {
+        assert_eq!(refusal["refused"]["file"], "transcript", "{refusal}");
+        assert_ne!(refusal["refused"]["file"], opened["game"], "a later game's id: {refusal}");
+    }
+    // A game opened is named by its id, one gone on from a transcript too.
+    let empty = "rules: curtain-call\nplayers: [aki, ben]\nevents: []\n";
+    let resumed = referee.ok(json!({"id": 4, "op": "new", "rules": "curtain-call", "transcript": empty}));
+    for game in [&opened["game"], &resumed["game"]] {
+        let verdict = referee.ok(json!({"id": 5, "op": "verdict", "game": game}));
+        assert_eq!(&verdict["verdict"]["file"], game, "{verdict}");
+    }
+    assert_eq!(referee.finish().0, 0);
+}
+
+#[test]
 fn a_bad_request_gets_an_error_and_the_referee_goes_on() {
     use shinpan::codes::{REFEREE_BAD_REQUEST as BAD, REFEREE_UNKNOWN_GAME, REFEREE_UNKNOWN_OP, USAGE};
     let mut referee = Referee::start(&[]);
@@ -384,6 +408,37 @@ fn a_bad_request_gets_an_error_and_the_referee_goes_on() {
     }
     let (code, stderr) = referee.finish();
     assert_eq!(code, 0, "{stderr}");
+}
+
+#[test]
+fn the_id_is_echoed_as_it_was_written() {
+    let mut referee = Referee::start(&[]);
+    let rest = |line: &str| line.split_once(",\"ok\"").unwrap().1.to_string();
+    let plain = referee.send_raw(br#"{"id": 1, "op": "legal", "game": "g9"}"#);
+    let deep = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
+    let ids = [
+        ("123456789012345678901234567890", "123456789012345678901234567890"),
+        ("1e2", "1e2"),
+        ("1e400", "1e400"),
+        ("-0.50", "-0.50"),
+        (r#""\u00e9 \" ,\"ok\"""#, r#""\u00e9 \" ,\"ok\"""#),
+        // Blanks outside strings are left out: a reply is one line for every reader.
+        ("[1,\t{\"a\" :\r 1e400, \"b c\": \" \"}]", r#"[1,{"a":1e400,"b c":" "}]"#),
+        (&deep(126), &deep(126)),
+    ];
+    for (written, echoed) in ids {
+        let reply = referee.send_raw(format!(r#"{{"id": {written}, "op": "legal", "game": "g9"}}"#).as_bytes());
+        assert!(reply.starts_with(&format!("{{\"id\":{echoed},\"ok\"")), "{written}: {reply}");
+        assert_eq!(rest(&reply), rest(&plain), "{written}: the rest of the reply is as for any id");
+    }
+    // A bad request echoes its id too; one nested past the limit is not read.
+    let bad = referee.send_raw(br#"{"id": 1e400, "op": "fly"}"#);
+    assert!(bad.starts_with(r#"{"id":1e400,"ok":false,"error":{"code":"shinpan::referee::unknown-op""#), "{bad}");
+    let too_deep = format!(r#"{{"id": {}, "op": "legal", "game": "g9"}}"#, deep(127));
+    let refused = referee.refuse(too_deep.as_bytes(), "shinpan::referee::bad-request");
+    assert_eq!(refused["id"], Json::Null, "{refused}");
+    assert!(refused["error"]["message"].as_str().unwrap().contains("recursion limit"), "{refused}");
+    assert_eq!(referee.finish().0, 0);
 }
 
 #[test]
@@ -499,7 +554,22 @@ fn events_past_the_cap_are_refused() {
     referee.refuse(apply.to_string().as_bytes(), "shinpan::referee::limit");
     referee.ok(json!({"id": 6, "op": "undo", "game": game}));
     assert_eq!(referee.ok(json!({"id": 7, "op": "draw", "game": game}))["events"], 3);
+    // A game resumed from a transcript may take as many events as one drawn, and no more.
+    let whole = play("hangover", 3, 1);
+    let resume =
+        |events: usize| json!({"id": 8, "op": "new", "rules": "hangover", "transcript": first_events(&whole, events)});
+    assert_eq!(referee.ok(resume(3))["events"], 3);
+    let reply = referee.refuse(resume(4).to_string().as_bytes(), "shinpan::referee::limit");
+    assert!(reply["error"]["message"].as_str().unwrap().contains("4 events, more than the 3"), "{reply}");
     assert_eq!(referee.finish().0, 0);
+}
+
+/// A transcript cut after its first `events` events.
+fn first_events(transcript: &str, events: usize) -> String {
+    let is_event = |line: &&str| line.starts_with("  - ");
+    let head = transcript.lines().filter(|l| !is_event(l));
+    let kept: Vec<&str> = head.chain(transcript.lines().filter(is_event).take(events)).collect();
+    kept.join("\n") + "\n"
 }
 
 #[test]
@@ -519,6 +589,60 @@ fn only_built_in_rules_reads_no_rules_file() {
     let out_of_range = json!({"id": 5, "op": "new", "rules": file, "players": 3, "variant": {"hand_size": 99}});
     referee.refuse(out_of_range.to_string().as_bytes(), "shinpan::usage");
     assert_eq!(referee.finish().0, 0);
+}
+
+#[test]
+fn a_rules_name_is_a_built_in_one_or_a_rules_file_never_any_file() {
+    let scratch = Scratch::new("referee-not-rules");
+    let secret = scratch.write("secret.txt", "extends password_hunter2_xyz\ngame hunter2\n");
+    let link = scratch.link(&secret, "secret.rules");
+    let mut referee = Referee::start(&[]);
+    let refused = [
+        (secret.clone(), "is not a rules file: its name must end in `.rules`"),
+        (link, "does not end in `.rules`"),
+        ("hangovr".to_string(), "did you mean `hangover`?"),
+        (scratch.path("missing.rules"), "cannot read rules file"),
+    ];
+    for (rules, why) in refused {
+        let new = json!({"id": 1, "op": "new", "rules": rules, "players": 3});
+        let reply = referee.refuse(new.to_string().as_bytes(), "shinpan::usage");
+        let message = reply["error"]["message"].as_str().unwrap();
+        assert!(message.contains(why), "{rules}: {reply}");
+        assert!(!message.contains("hunter2"), "the file was read: {reply}");
+    }
+    // A relative path is found from the referee's working directory (the repository's here).
+    referee.ok(json!({"id": 2, "op": "new", "rules": "specs/hangover.rules", "players": 3}));
+    assert_eq!(referee.finish().0, 0);
+}
+
+#[test]
+fn a_rules_file_that_does_not_compile_is_refused_with_its_place() {
+    let scratch = Scratch::new("referee-broken-rules");
+    let broken = scratch.write("broken.rules", "game broken\nplayers 2\n\nrule r \"x\"\n  flow {\n");
+    let undeclared = "game odd\nplayers 2\nscores {}\nwinners []\nflow {\n  finish\n}\nvar x = nothere\n";
+    let parent = scratch.write("parent.rules", undeclared);
+    let child = scratch.write("child.rules", "extends parent.rules\ngame child\n");
+    let mut referee = Referee::start(&[]);
+    let cases = [
+        (&broken, "shinpan::spec::syntax", format!("{broken}:5:8: syntax error")),
+        // An error in the file extended is placed in that file.
+        (&child, "shinpan::spec::unknown-name", format!("{parent}:8:9: unknown name `nothere`")),
+    ];
+    for (rules, code, place) in cases {
+        let reply =
+            referee.refuse(json!({"id": 1, "op": "new", "rules": rules, "players": 2}).to_string().as_bytes(), code);
+        assert!(reply["error"]["message"].as_str().unwrap().starts_with(&place), "{reply}");
+    }
+    assert_eq!(referee.finish().0, 0);
+}
+
+#[test]
+fn a_zero_limit_is_a_usage_error() {
+    for limit in ["--max-games", "--max-events", "--max-line-bytes"] {
+        let (code, out, err) = common::run(bin().args(["referee", limit, "0"]));
+        assert_eq!((code, out.as_str()), (64, ""), "{limit}: {err}");
+        assert!(err.contains(limit) && err.contains("at least 1"), "{limit}: {err}");
+    }
 }
 
 #[test]

@@ -137,7 +137,7 @@ fn in_process(messages: &[Value]) -> Vec<Value> {
     for message in messages {
         client.sender.send(serde_json::from_value(message.clone()).unwrap()).unwrap();
     }
-    let serve = move || shinpan_lsp::serve(&server).unwrap();
+    let serve = move || shinpan_lsp::serve(&server);
     let status = std::thread::Builder::new().stack_size(64 << 20).spawn(serve).unwrap().join().unwrap();
     assert_eq!(status, 0, "the server ends with status 0 after shutdown and exit");
     client.receiver.try_iter().map(|m| serde_json::to_value(m).unwrap()).collect()

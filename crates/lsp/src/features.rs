@@ -45,17 +45,29 @@ fn code_block(text: &str) -> String {
 }
 
 /// The line that declares what starts at `offset`, trimmed, after the comment lines just
-/// above it (which say what it is for).
+/// above it (which say what it is for), up to a blank line or a section's divider.
 fn declaring_lines(text: &str, offset: usize) -> String {
     let before = text.get(..offset).unwrap_or(text);
     let line_no = before.matches('\n').count();
     let lines: Vec<&str> = text.lines().collect();
     let line = lines.get(line_no).map_or("", |l| l.trim());
-    let comments: Vec<&str> =
-        lines[..line_no.min(lines.len())].iter().rev().map(|l| l.trim()).take_while(|l| l.starts_with("//")).collect();
+    let comments: Vec<&str> = lines[..line_no.min(lines.len())]
+        .iter()
+        .rev()
+        .map(|l| l.trim())
+        .take_while(|l| l.starts_with("//") && !is_divider(l))
+        .collect();
     let mut out: Vec<&str> = comments.into_iter().rev().collect();
     out.push(line);
     out.join("\n")
+}
+
+/// Whether a comment line is a divider between sections (`// ------ state (2.4, 1.3)`,
+/// `// ======`): it heads what follows it, not the one declaration under it.
+fn is_divider(comment: &str) -> bool {
+    let words = comment.trim_start_matches('/').trim();
+    let rule = words.chars().filter(|c| matches!(c, '-' | '=')).count();
+    words.starts_with("---") || words.starts_with("===") || rule * 2 > words.chars().count()
 }
 
 /// Where the name under the cursor is declared: in the document, or in a file it extends

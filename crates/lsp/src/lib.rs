@@ -39,13 +39,7 @@ const QUIET: Duration = Duration::from_millis(50);
 /// after a `shutdown` request, 1 otherwise (as the protocol asks).
 pub fn run() -> u8 {
     let (connection, writer) = transport::stdio();
-    let status = match serve(&connection) {
-        Ok(status) => status,
-        Err(why) => {
-            eprintln!("shinpan lsp: {why}");
-            1
-        }
-    };
+    let status = serve(&connection);
     drop(connection);
     // Every answer is written before the process ends; one that could not be is the exit
     // status every command gives when its output is lost.
@@ -83,8 +77,8 @@ fn capabilities() -> ServerCapabilities {
 
 /// Serves one client over `connection` (`run` gives it standard input and output) until it
 /// says `exit` (0 after `shutdown`, else 1) or closes its end (1).
-pub fn serve(connection: &Connection) -> Result<u8, lsp_server::ProtocolError> {
-    let (id, params) = connection.initialize_start()?;
+pub fn serve(connection: &Connection) -> u8 {
+    let Some((id, params)) = initialize_request(connection) else { return 1 };
     let result = serde_json::json!({
         "capabilities": capabilities(),
         "serverInfo": {"name": "shinpan", "version": env!("CARGO_PKG_VERSION")},
@@ -108,13 +102,32 @@ pub fn serve(connection: &Connection) -> Result<u8, lsp_server::ProtocolError> {
         let Some(message) = next else { break };
         match message {
             Message::Request(request) => server.request(request),
-            Message::Notification(n) if n.method == "exit" => return Ok(if server.shut_down { 0 } else { 1 }),
+            Message::Notification(n) if n.method == "exit" => return if server.shut_down { 0 } else { 1 },
             Message::Notification(n) => server.notification(n),
             Message::Response(_) => {}
         }
     }
     // The client closed the connection without `exit`.
-    Ok(1)
+    1
+}
+
+/// Waits for the `initialize` request: its id and parameters; none when the client says
+/// `exit` or closes its end first. Not `Connection::initialize_start`: it answers an earlier
+/// request with a dump of the request's Rust structure as the message.
+fn initialize_request(connection: &Connection) -> Option<(lsp_server::RequestId, serde_json::Value)> {
+    loop {
+        match connection.receiver.recv().ok()? {
+            Message::Request(request) if request.method == "initialize" => return Some((request.id, request.params)),
+            Message::Request(request) => {
+                let message = format!("`{}` came before `initialize`: send `initialize` first", request.method);
+                let refusal = Response::new_err(request.id, ErrorCode::ServerNotInitialized as i32, message);
+                let _ = connection.sender.send(refusal.into());
+            }
+            Message::Notification(n) if n.method == "exit" => return None,
+            // Notifications before `initialize` are dropped, as the protocol asks.
+            Message::Notification(_) | Message::Response(_) => {}
+        }
+    }
 }
 
 /// The workspace folders the client opened, where a built-in game's file may be found.

@@ -14,7 +14,7 @@ use shinpan::codes;
 use crate::exit::ExitStatus;
 use crate::output::say;
 use games::{Answer, Games, NotDone};
-use request::{Failure, Op, Request};
+use request::{Failure, Id, Op, Request};
 
 /// What a client can make the process hold.
 #[derive(Clone, Copy)]
@@ -49,27 +49,37 @@ pub fn run(limits: &Limits) -> ExitStatus {
         if !too_long && line.iter().all(|b| matches!(b, b' ' | b'\t')) {
             continue;
         }
-        let reply = if too_long { too_long_reply(max_line) } else { respond(&mut games, &line) };
-        if !say(&(reply.to_string() + "\n")) {
+        let (id, reply) = if too_long { (Id::null(), too_long_reply(max_line)) } else { respond(&mut games, &line) };
+        if !say(&(reply_line(&id, reply) + "\n")) {
             return ExitStatus::WriteFailed;
         }
     }
 }
 
-/// The reply to a line longer than the cap: its id is unknown, as the line was not kept.
-fn too_long_reply(max_line: usize) -> Json {
-    let message = format!("the request line is longer than {max_line} bytes (--max-line-bytes): it was skipped unread");
-    failed(Json::Null, &Failure::new(codes::REFEREE_LIMIT, message))
+/// A reply as one line of JSON: `{"id": ...}` with the request's id as it was written, then
+/// the reply's own fields.
+fn reply_line(id: &Id, reply: Map<String, Json>) -> String {
+    let fields = Json::Object(reply).to_string();
+    match fields.strip_prefix('{').filter(|rest| *rest != "}") {
+        Some(rest) => format!("{{\"id\":{},{rest}", id.text()),
+        None => format!("{{\"id\":{}}}", id.text()),
+    }
 }
 
-/// The reply to one request line.
-fn respond(games: &mut Games, line: &[u8]) -> Json {
+/// The reply to a line longer than the cap: its id is unknown, as the line was not kept.
+fn too_long_reply(max_line: usize) -> Map<String, Json> {
+    let message = format!("the request line is longer than {max_line} bytes (--max-line-bytes): it was skipped unread");
+    failed(&Failure::new(codes::REFEREE_LIMIT, message))
+}
+
+/// The reply to one request line, with the id to echo.
+fn respond(games: &mut Games, line: &[u8]) -> (Id, Map<String, Json>) {
     match request::read(line) {
         Ok(request) => {
             let id = request.id.clone();
-            reply(id, answered(games, request))
+            (id, reply(answered(games, request)))
         }
-        Err((id, failure)) => failed(id, &failure),
+        Err((id, failure)) => (id, failed(&failure)),
     }
 }
 
@@ -94,19 +104,24 @@ fn answered(games: &mut Games, request: Request) -> Answer {
     })
 }
 
-/// `{"id", "ok": true, ...the answer}`, or `{"id", "ok": false, "refused" | "error"}`.
-fn reply(id: Json, answer: Answer) -> Json {
+/// The fields after the `id`: `"ok": true, ...the answer`, or `"ok": false, "refused" | "error"`.
+fn reply(answer: Answer) -> Map<String, Json> {
     match answer {
         Ok(fields) => {
-            let mut reply = Map::from_iter([("id".to_string(), id), ("ok".to_string(), json!(true))]);
+            let mut reply = Map::from_iter([("ok".to_string(), json!(true))]);
             reply.extend(fields);
-            Json::Object(reply)
+            reply
         }
-        Err(NotDone::Refused(report)) => json!({"id": id, "ok": false, "refused": report.json()}),
-        Err(NotDone::Failed(failure)) => failed(id, &failure),
+        Err(NotDone::Refused(report)) => not_ok("refused", report.json()),
+        Err(NotDone::Failed(failure)) => failed(&failure),
     }
 }
 
-fn failed(id: Json, failure: &Failure) -> Json {
-    json!({"id": id, "ok": false, "error": {"code": failure.code, "message": failure.message}})
+fn failed(failure: &Failure) -> Map<String, Json> {
+    not_ok("error", json!({"code": failure.code, "message": failure.message}))
+}
+
+/// `"ok": false`, and why under `key`.
+fn not_ok(key: &str, why: Json) -> Map<String, Json> {
+    Map::from_iter([("ok".to_string(), json!(false)), (key.to_string(), why)])
 }

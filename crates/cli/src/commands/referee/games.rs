@@ -2,8 +2,10 @@
 //! fields of a reply, a refusal with `check`'s verdict, or a failure with a stable code.
 
 use std::collections::HashMap;
+use std::path::Path;
 
 use serde_json::{Map, Value as Json, json};
+use shinpan::diag::Diag;
 use shinpan::{Game, Refused, Report, Rules, RulesError, codes};
 
 use super::Limits;
@@ -29,10 +31,30 @@ impl From<Refused> for NotDone {
 }
 
 impl From<RulesError> for NotDone {
+    /// A rules file that does not compile is named with the place of its first error, which
+    /// the person holding the file needs to fix it.
     fn from(e: RulesError) -> NotDone {
-        NotDone::Failed(Failure::new(e.code, e.message))
+        let message = match e.diagnostics.first().and_then(place_of) {
+            Some(place) => format!("{place}: {}", e.message),
+            None => e.message,
+        };
+        NotDone::Failed(Failure::new(e.code, message))
     }
 }
+
+/// `FILE:LINE:COLUMN` of where a diagnostic points in its rules file (line and column from 1,
+/// the column in characters).
+fn place_of(d: &Diag) -> Option<String> {
+    let (source, span) = (d.source.as_ref()?, d.span()?);
+    let before = source.inner().get(..span.start)?;
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    Some(format!("{}:{line}:{column}", source.name()))
+}
+
+/// What the verdict on a transcript refused by `new` calls it: no game was opened, so it has
+/// no game id (and must not name one that a later game gets).
+const REFUSED_TRANSCRIPT: &str = "transcript";
 
 /// The fields of a reply after `"id"` and `"ok": true`.
 pub type Answer = Result<Map<String, Json>, NotDone>;
@@ -55,12 +77,14 @@ impl Games {
             let message = format!("{} games are open, the most the referee holds: close one first", self.open.len());
             return Err(Failure::new(codes::REFEREE_LIMIT, message).into());
         }
-        let id = format!("g{}", self.opened + 1);
         let rules = self.rules(&new.rules)?;
-        let game = match new.start {
-            Start::Fresh { players, variant } => fresh(rules, players, &variant, new.seed, &id)?,
-            Start::Resumed { transcript } => rules.resume_game(&id, &transcript, new.seed)?,
+        let mut game = match new.start {
+            Start::Fresh { players, variant } => fresh(rules, players, &variant, new.seed)?,
+            Start::Resumed { transcript } => self.resumed(&rules, &new.rules, &transcript, new.seed)?,
         };
+        // The id is taken only now that the game exists: a refused `new` takes none.
+        let id = format!("g{}", self.opened + 1);
+        game.set_name(&id);
         let mut answer = fields([("game", json!(id)), ("players", json!(game.players()))]);
         answer.extend(position(&game)?);
         self.opened += 1;
@@ -106,32 +130,81 @@ impl Games {
     /// The rules a request names, within `--only-builtin-rules`. `Rules` compiles each once
     /// per thread, so asking again costs a lookup.
     fn rules(&self, name: &str) -> Result<Rules, NotDone> {
-        if self.limits.builtin_only && !shinpan::editor::builtin_games().any(|g| g == name) {
-            let message = format!(
-                "{} is no built-in rules name, and this referee (--only-builtin-rules) reads no rules file",
-                Json::from(name)
-            );
-            return Err(Failure::new(codes::USAGE, message).into());
+        if !shinpan::editor::builtin_games().any(|g| g == name) {
+            if self.limits.builtin_only {
+                let message = format!(
+                    "{} is no built-in rules name, and this referee (--only-builtin-rules) reads no rules file",
+                    Json::from(name)
+                );
+                return Err(Failure::new(codes::USAGE, message).into());
+            }
+            rules_file(name)?;
         }
         Ok(Rules::new(name)?)
+    }
+
+    /// The game a transcript has reached, within `--max-events`; the verdict on it, which
+    /// names the rules the request named, when it is not a legal game.
+    fn resumed(&self, rules: &Rules, named: &str, transcript: &str, seed: u64) -> Result<Game, NotDone> {
+        let game = rules.resume_game(REFUSED_TRANSCRIPT, transcript, seed).map_err(|mut refused| {
+            // A transcript that could not be read has not said its rules: they are the request's.
+            refused.report.rules.get_or_insert_with(|| named.to_string());
+            NotDone::from(refused)
+        })?;
+        let (taken, most) = (game.event_count(), self.limits.max_events);
+        if taken > most {
+            let message =
+                format!("the transcript has {taken} events, more than the {most} the referee lets one game take");
+            return Err(Failure::new(codes::REFEREE_LIMIT, message).into());
+        }
+        Ok(game)
+    }
+}
+
+/// Checks, without reading it, that a name that is not a built-in one is a rules file: a
+/// path ending in `.rules` (relative to the working directory) that leads to such a file. Any
+/// other file would be read as rules, and its lines quoted in the error.
+fn rules_file(name: &str) -> Result<(), Failure> {
+    if !name.ends_with(".rules") {
+        return Err(Failure::new(codes::USAGE, not_rules_words(name)));
+    }
+    shinpan::files::real_file_with_extension(Path::new(name), &["rules"])
+        .map(|_| ())
+        .map_err(|why| Failure::new(codes::USAGE, format!("cannot read rules file `{}`: {why}", cut(name))))
+}
+
+/// Why `name` names no rules: a mistyped built-in name (with the closest one), or a path
+/// that is not a `.rules` file.
+fn not_rules_words(name: &str) -> String {
+    if name.contains(['/', '.']) {
+        return format!("`{}` is not a rules file: its name must end in `.rules`", cut(name));
+    }
+    let built_in: Vec<&str> = shinpan::editor::builtin_games().collect();
+    let hint = shinpan::diag::did_you_mean(name, built_in.iter().copied())
+        .map_or(String::new(), |k| format!(" (did you mean `{k}`?)"));
+    format!(
+        "unknown rules `{}`{hint}; built in: {}; a rules file is named by its path, ending in `.rules`",
+        cut(name),
+        built_in.join(", ")
+    )
+}
+
+/// A name from a request as a message quotes it: its first 200 characters (a request line
+/// may be megabytes long).
+fn cut(name: &str) -> String {
+    match name.char_indices().nth(200) {
+        Some((at, _)) => format!("{}…", &name[..at]),
+        None => name.to_string(),
     }
 }
 
 /// A game from its first event: the rules with the variant's parameters, among the players.
-fn fresh(
-    rules: Rules,
-    players: Option<Players>,
-    variant: &[(String, String)],
-    seed: u64,
-    id: &str,
-) -> Result<Game, NotDone> {
+fn fresh(rules: Rules, players: Option<Players>, variant: &[(String, String)], seed: u64) -> Result<Game, NotDone> {
     let rules = variant.iter().try_fold(rules, |r, (key, value)| r.with_variant(key, value))?;
-    let mut game = match players {
-        Some(Players::Named(names)) => rules.new_game_named(&names, seed)?,
-        count => rules.new_game(player_count(&rules, count)?, seed)?,
-    };
-    game.set_name(id);
-    Ok(game)
+    match players {
+        Some(Players::Named(names)) => Ok(rules.new_game_named(&names, seed)?),
+        count => Ok(rules.new_game(player_count(&rules, count)?, seed)?),
+    }
 }
 
 /// How many players: the count asked for, within the game's range, or the game's only count.

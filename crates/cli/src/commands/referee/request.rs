@@ -1,14 +1,134 @@
 //! The referee's requests: one JSON object a line, read into what to do, or the reason it
 //! cannot be done (with the request's `id` when one could be read, so the reply carries it).
 
+use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_json::value::RawValue;
 use serde_json::{Map, Value as Json};
 
 use shinpan::codes;
 
 /// One request: the `id` to echo (null when it has none) and what it asks.
 pub struct Request {
-    pub id: Json,
+    pub id: Id,
     pub op: Op,
+}
+
+/// A request's `id` as the JSON text it was written in, to be echoed as it is: read as a
+/// value, `123456789012345678901234567890` would come back rounded through a float and
+/// `1e400` would not be read at all. Whitespace outside strings is left out, so that a reply
+/// stays one line for every reader (some split lines at a `\r`).
+#[derive(Clone)]
+pub struct Id(Option<String>);
+
+impl Id {
+    /// The id of a request that has none, or whose line could not be read.
+    pub fn null() -> Id {
+        Id(None)
+    }
+
+    /// The id's JSON text.
+    pub fn text(&self) -> &str {
+        self.0.as_deref().unwrap_or("null")
+    }
+
+    /// The id written in `raw`, unless it nests deeper than the rest of a request may: within
+    /// serde_json's limit of 128 levels, the request object being one, a value nests 126.
+    fn of<E: de::Error>(raw: &RawValue) -> Result<Id, E> {
+        let (text, depth) = compact(raw.get());
+        if depth > 126 {
+            return Err(E::custom("recursion limit exceeded"));
+        }
+        Ok(Id(Some(text)))
+    }
+}
+
+/// JSON text without its whitespace outside strings, and how deep its brackets nest.
+fn compact(json: &str) -> (String, usize) {
+    let (mut out, mut depth, mut deepest) = (String::with_capacity(json.len()), 0usize, 0);
+    let (mut in_string, mut escaped) = (false, false);
+    for c in json.chars() {
+        if in_string {
+            (in_string, escaped) = (escaped || c != '"', !escaped && c == '\\');
+        } else if c.is_ascii_whitespace() {
+            continue;
+        } else {
+            in_string = c == '"';
+            match c {
+                '[' | '{' => depth += 1,
+                ']' | '}' => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+            deepest = deepest.max(depth);
+        }
+        out.push(c);
+    }
+    (out, deepest)
+}
+
+/// A request line as read: an object, its `id` kept as text; or any other JSON value.
+enum Line {
+    Object { id: Id, fields: Map<String, Json> },
+    NotAnObject,
+}
+
+impl<'de> Deserialize<'de> for Line {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Line, D::Error> {
+        deserializer.deserialize_any(LineVisitor)
+    }
+}
+
+/// Reads a line's fields as `serde_json::Value` reads them (the same errors, the same depth
+/// limit, a repeated key's last value), but the `id` as its text.
+struct LineVisitor;
+
+impl<'de> Visitor<'de> for LineVisitor {
+    type Value = Line;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Line, A::Error> {
+        let (mut id, mut fields) = (Id::null(), Map::new());
+        while let Some(key) = map.next_key::<String>()? {
+            if key == "id" {
+                id = Id::of(&map.next_value::<Box<RawValue>>()?)?;
+            } else {
+                fields.insert(key, map.next_value()?);
+            }
+        }
+        Ok(Line::Object { id, fields })
+    }
+
+    /// Read to its end, as a value would be, so that what follows it is still checked.
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Line, A::Error> {
+        while seq.next_element::<Json>()?.is_some() {}
+        Ok(Line::NotAnObject)
+    }
+
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Line, E> {
+        Ok(Line::NotAnObject)
+    }
+
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Line, E> {
+        Ok(Line::NotAnObject)
+    }
+
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Line, E> {
+        Ok(Line::NotAnObject)
+    }
+
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Line, E> {
+        Ok(Line::NotAnObject)
+    }
+
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<Line, E> {
+        Ok(Line::NotAnObject)
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Line, E> {
+        Ok(Line::NotAnObject)
+    }
 }
 
 /// What a request asks: a new game, or something of an open game.
@@ -72,13 +192,12 @@ impl Failure {
 }
 
 /// Reads a request line: the request, or why not with whatever `id` the line has.
-pub fn read(line: &[u8]) -> Result<Request, (Json, Failure)> {
-    let value: Json = serde_json::from_slice(line)
-        .map_err(|e| (Json::Null, Failure::bad(format!("the line is not JSON text: {e}"))))?;
-    let Json::Object(fields) = value else {
-        return Err((Json::Null, Failure::bad("a request is a JSON object: {\"id\": ..., \"op\": ...}")));
+pub fn read(line: &[u8]) -> Result<Request, (Id, Failure)> {
+    let line: Line = serde_json::from_slice(line)
+        .map_err(|e| (Id::null(), Failure::bad(format!("the line is not JSON text: {e}"))))?;
+    let Line::Object { id, fields } = line else {
+        return Err((Id::null(), Failure::bad("a request is a JSON object: {\"id\": ..., \"op\": ...}")));
     };
-    let id = fields.get("id").cloned().unwrap_or(Json::Null);
     match op(&Fields(&fields)) {
         Ok(op) => Ok(Request { id, op }),
         Err(failure) => Err((id, failure)),
