@@ -36,8 +36,9 @@ pub struct Rules {
     /// Rules given as text, and the folder their `extends` and data files are found from.
     text: Option<Arc<(String, PathBuf)>>,
     variant: Vec<(String, Yaml)>,
-    /// What a thread's checker is kept under, with the parameters: the name, or for rules
-    /// given as text, the label and a hash of the text.
+    /// What a thread's checker is kept under, with the parameters: the name (for a rules
+    /// file, with a hash of its text when read), or for rules given as text, the label and a
+    /// hash of the text.
     origin: String,
     /// The name or path as the caller gave it (what `describe` shows).
     given: String,
@@ -91,7 +92,8 @@ impl Rules {
     pub fn new(name_or_path: &str) -> Result<Rules, RulesError> {
         let name = Checker::new(Some(name_or_path.to_string())).rules_override.unwrap_or_default();
         let given = name_or_path.to_string();
-        let rules = Rules { origin: name.clone(), name, text: None, variant: vec![], given, limits: Limits::DEFAULT };
+        let origin = origin_of_named(&name);
+        let rules = Rules { origin, name, text: None, variant: vec![], given, limits: Limits::DEFAULT };
         rules.with_program(|_| ())?;
         Ok(rules)
     }
@@ -449,6 +451,24 @@ impl Parameter {
 
     pub(crate) fn pair(&self) -> (String, Yaml) {
         (self.key.clone(), self.value.clone())
+    }
+}
+
+/// What a thread keeps the rules of a name or path under: a rules file's compiled rules with
+/// a hash of its text as it is now, so that rules made again after their file was edited (a
+/// designer trying a variant in a live session) are compiled again, not taken from before. A
+/// built-in name, or a file that cannot be read (reported when compiling), is its own key.
+fn origin_of_named(name: &str) -> String {
+    if crate::lang::specs::builtin(name).is_some() {
+        return name.to_string();
+    }
+    match crate::files::read_bytes(Path::new(name), crate::files::MAX_RULES_BYTES) {
+        Ok(bytes) => {
+            let mut hasher = std::collections::hash_map::DefaultHasher::new();
+            bytes.hash(&mut hasher);
+            format!("{name}\u{0}file {:x}", hasher.finish())
+        }
+        Err(_) => name.to_string(),
     }
 }
 

@@ -599,3 +599,33 @@ fn a_refusal_and_a_rules_error_read_by_a_person_escape_what_a_client_wrote() {
     let shown = named.err().unwrap().to_string();
     assert!(!shown.contains(['\u{1b}', '\u{7}', '\u{202e}']), "{shown:?}");
 }
+
+/// Rules made again from a file edited since (a designer trying a variant in a live session,
+/// the referee's `new`, Python's `Rules(...)`) are the file as it is now; rules made before
+/// keep what they were made from.
+#[test]
+fn rules_made_again_after_their_file_was_edited_are_the_file_as_it_is_now() {
+    let folder = std::env::temp_dir().join(format!("shinpan-edited-{}", std::process::id()));
+    std::fs::create_dir_all(&folder).unwrap();
+    let path = folder.join("coin.rules");
+    let text = |players: &str| {
+        format!(
+            "game coin\nplayers {players}\nrule r \"a toss is 0 or 1\"\naction toss: int 0..1\n\
+             scores {{}}\nwinners []\nflow {{\n  choose {{\n    toss(n) by players[0] {{\n    }}\n  }}\n}}\n"
+        )
+    };
+    let name = path.to_str().unwrap();
+    std::fs::write(&path, text("2..2")).unwrap();
+    let before = Rules::new(name).unwrap();
+    assert!(before.new_game(2, 1).is_ok());
+    std::fs::write(&path, text("3..3")).unwrap();
+    let after = Rules::new(name).unwrap();
+    assert!(after.new_game(3, 1).is_ok(), "the edited file is compiled again");
+    assert!(after.new_game(2, 1).is_err());
+    assert!(before.new_game(2, 1).is_ok(), "rules made before keep what they were made from");
+    std::fs::write(&path, "game coin\nplayers 3\nflow {").unwrap();
+    assert!(Rules::new(name).is_err(), "an edit that breaks the file is seen too");
+    std::fs::write(&path, text("3..3")).unwrap();
+    assert!(Rules::new(name).unwrap().new_game(3, 1).is_ok());
+    std::fs::remove_dir_all(&folder).unwrap();
+}
