@@ -167,7 +167,9 @@ class Game:
         refused event is an :class:`Applied` that is false, with the verdict (illegal, or
         malformed for an event that cannot be read); the game is then as it was. Rules that
         fail while running (out of fuel, a type error) raise :class:`RulesError` with the
-        verdict, and the game is as it was too."""
+        verdict, and the game is as it was too. An event that cannot be written as JSON (a NaN,
+        an object JSON has no word for, nesting deeper than 128 levels, as the referee's
+        requests) raises ``ValueError``: it never reached the game."""
         refused = self._game.apply(json.dumps(event, allow_nan=False))
         return Applied(None if refused is None else json.loads(refused))
 
