@@ -763,7 +763,8 @@ impl<'p> Machine<'p> {
     /// What was legal instead of `event`: in words, as candidates (up to
     /// `Limits::legal_events`), and how many, the actor's own first: what they could have done
     /// instead (`optional`: the point where it is judged may be left without an event). And
-    /// whether it is what that point offers alone though the event met such a point.
+    /// whether the event met such a point, where a live game lists the later points too
+    /// (`Machine::list_as_live`).
     fn legal_here(
         &mut self,
         event: &Event,
@@ -772,36 +773,41 @@ impl<'p> Machine<'p> {
         frame: &mut Vec<Value>,
     ) -> Run<(LegalHere, bool)> {
         let optional_met = optional || self.left_optional_for == Some(event.index);
-        let (mut found, where_judged) = match optional_met.then(|| self.legal_before(event.index)).flatten() {
-            Some(found) => (found, false),
-            None => (self.legal(c, frame)?, optional_met),
-        };
-        found.sort_by_key(|k| k.actor != event.actor);
+        let found = self.legal(c, frame)?;
+        Ok((self.legal_listed(found, &event.actor), optional_met))
+    }
+
+    /// Legal events as a violation lists them: in words, as candidates (up to
+    /// `Limits::legal_events`) and how many, `actor`'s own first.
+    fn legal_listed(&self, mut found: Vec<Candidate>, actor: &Value) -> LegalHere {
+        found.sort_by_key(|k| k.actor != *actor);
         let words = self.legal_descriptions(&found);
         let count = found.len();
         found.truncate(self.limits.legal_events);
-        Ok(((words, found, count), where_judged))
+        (words, found, count)
     }
 
-    /// What a live game lists as legal before the transcript's event `index` (`Game::legal`),
-    /// for an event that met a point which may be left without an event: the points after it
-    /// are listed too, with the state they are reached in, which a check has only for the point
-    /// where the event is judged. The events before it are run again, once, for the first
-    /// broken rule (`None` when moves stand, or when the run does not get there).
-    fn legal_before(&self, index: usize) -> Option<Vec<Candidate>> {
-        let Source::Transcript { events, .. } = &self.source else { return None };
-        if self.go_on {
-            // Each of many violations would run the game again from its start.
-            return None;
-        }
-        let prefix = events.get(..index)?.to_vec();
+    /// After a check's run: a violation whose event met a point that may be left without an
+    /// event lists what a live game listed before it (`Game::legal`), that point's events and
+    /// those of the points after it, each with the state it is reached in. That takes the
+    /// events before it run again, once, by a machine of its own once this one has unwound
+    /// (not nested in it, which would need twice the stack). Not where moves stand (each of
+    /// many violations would run the game again) nor where the run does not get there.
+    pub(super) fn list_as_live(&mut self) {
+        let Source::Transcript { events, .. } = &self.source else { return };
+        let Some(v) = self.violation.as_ref().filter(|v| v.listed_where_judged && !self.go_on) else { return };
+        let Some(actor) = events.get(v.event).map(|e| e.actor.clone()) else { return };
+        let prefix = events[..v.event].to_vec();
         let source = Source::Probe { events: prefix, pos: 0, legal: None, passed_optional: false, judged: vec![] };
         let mut probe = Machine::new(self.prog, self.players.clone(), self.params.clone(), source);
         probe.set_limits(&self.limits);
-        let outcome = probe.run().ok()?;
-        match probe.source {
-            Source::Probe { legal, .. } if outcome.violation.is_none() => legal,
-            _ => None,
+        let found = match (probe.run(), probe.source) {
+            (Ok(outcome), Source::Probe { legal: Some(found), .. }) if outcome.violation.is_none() => found,
+            _ => return,
+        };
+        let (legal, legal_events, legal_count) = self.legal_listed(found, &actor);
+        if let Some(v) = &mut self.violation {
+            (v.legal, v.legal_events, v.legal_count, v.listed_where_judged) = (legal, legal_events, legal_count, false);
         }
     }
 

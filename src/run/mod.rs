@@ -65,7 +65,7 @@ pub struct Violation {
     pub legal_count: usize,
     /// The event met a point that may be left without an event, and what was legal is that of
     /// the point where it was judged alone: what a live game listed before it needs the events
-    /// before it, which a live run does not hold (`Game` asks `check` instead).
+    /// before it run again (`Machine::list_as_live` after a check; `Game` asks `check`).
     pub listed_where_judged: bool,
     /// The variables of the rules' `view` just before the event.
     pub state: State,
@@ -370,6 +370,7 @@ impl<'p> Machine<'p> {
     pub fn run(&mut self) -> Result<Outcome, Diag> {
         self.start()?;
         self.advance()?;
+        self.list_as_live();
         self.outcome()
     }
 
