@@ -255,11 +255,9 @@ impl Rules {
     fn game_among(&self, names: Vec<Yaml>, seed: u64) -> Result<Game, RulesError> {
         self.program()?;
         let located = |value| Some(crate::transcript::Located { value, line: 0, span: 0..0 });
-        let raw = crate::transcript::RawTranscript {
-            players: located(Yaml::Seq(names)),
-            events: Some(Ok(vec![])),
-            ..Default::default()
-        };
+        // The players alone: the program and its parameters are read from a transcript's head,
+        // never from its events.
+        let raw = crate::transcript::RawTranscript { players: located(Yaml::Seq(names)), ..Default::default() };
         let (program, setup) = self.game_program(raw).map_err(RulesError::usage)?;
         let limits = self.limits();
         let mut machine = Machine::new(&program, setup.players, setup.params, Source::Live(Live::default()));
