@@ -595,9 +595,11 @@ fn a_refusal_and_a_rules_error_read_by_a_person_escape_what_a_client_wrote() {
     let error = Rules::new(&format!("hang{escape}over")).err().unwrap();
     assert!(error.message.contains(escape));
     assert!(!error.to_string().contains(['\u{1b}', '\u{7}', '\u{202e}']), "{error}");
+    assert!(error.to_string().contains("hang\\u{1b}]0;pwned"), "{error}");
     let named = Rules::new("hangover").unwrap().new_game_named(&[format!("a{escape}"), "b".into(), "c".into()], 1);
     let shown = named.err().unwrap().to_string();
     assert!(!shown.contains(['\u{1b}', '\u{7}', '\u{202e}']), "{shown:?}");
+    assert!(shown.contains("\\u{1b}"), "{shown:?}");
 }
 
 /// Rules made again from a file edited since (a designer trying a variant in a live session,
