@@ -427,6 +427,7 @@ impl Parameter {
     ///
     /// ```
     /// assert_eq!(shinpan::Parameter::parse("hand_size=9").unwrap().key(), "hand_size");
+    /// assert_eq!(shinpan::Parameter::parse(" hand_size = 9").unwrap().key(), "hand_size");
     /// assert!(shinpan::Parameter::parse("hand_size").is_err());
     /// ```
     pub fn parse(text: &str) -> Result<Parameter, String> {
