@@ -298,8 +298,9 @@ pub fn event_json(prog: &Program, players: &[String], e: &Event) -> Json {
     crate::report::values::action_json(prog, players, &e.actor, e.action, &e.arg, values)
 }
 
-/// What is legal where event `prefix.len()` would be judged, after running `prefix`;
-/// `None` when the prefix does not get there legally or passes an optional point.
+/// What is legal for event `prefix.len()`, after running `prefix`, as a live game lists it
+/// (from a point that may be left without an event, the points after it too); `None` when
+/// the prefix does not get there legally.
 pub fn legal_after(
     prog: &Program,
     players: Rc<[String]>,
@@ -327,14 +328,14 @@ fn probe(
     prefix: Vec<Event>,
     standing: bool,
 ) -> Option<Vec<crate::run::Candidate>> {
-    let source = Source::Probe { events: prefix, pos: 0, legal: None, passed_optional: false, judged: vec![] };
+    let source = Source::Probe { events: prefix, pos: 0, legal: None, judged: vec![] };
     let mut machine = Machine::new(prog, players, params, source);
     if standing {
         machine.let_moves_stand();
     }
     let outcome = machine.run().ok()?;
     match machine.source {
-        Source::Probe { legal: Some(legal), passed_optional: false, .. } if outcome.violation.is_none() => Some(legal),
+        Source::Probe { legal: Some(legal), .. } if outcome.violation.is_none() => Some(legal),
         _ => None,
     }
 }

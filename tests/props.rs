@@ -136,7 +136,8 @@ proptest! {
         let i = at.index(p.events.len());
         let game = default_game(&prog, players).unwrap();
         let prefix: Vec<Event> = p.events[..i].to_vec();
-        // Events judged right after an optional point (the snack moment) are left alone.
+        // What is legal there, past a point that may be left without an event (the snack
+        // moment) too: an event none of them offers is caught wherever it is judged.
         let Some(legal) = legal_after(&prog, p.players.clone(), game.params.clone(), prefix) else { return Ok(()) };
         let illegal: Vec<(Value, u16, Value)> = finite_events(&prog, p.players.clone(), game.params.clone()).into_iter()
             .filter(|(actor, action, arg)| !legal.iter().any(|k| k.actor == *actor && k.action == *action && k.arg == *arg))

@@ -474,9 +474,8 @@ impl<'p> Machine<'p> {
         has_otherwise: bool,
     ) -> Run<Option<Event>> {
         let point = self.legal_at_point(c, frame, has_otherwise)?;
-        if let Source::Probe { legal, passed_optional, judged, .. } = &mut self.source {
+        if let Source::Probe { legal, judged, .. } = &mut self.source {
             super::legal::add_point(legal.get_or_insert_default(), judged, point);
-            *passed_optional |= has_otherwise;
         }
         if has_otherwise { Ok(None) } else { Err(Stop::end()) }
     }
@@ -798,7 +797,7 @@ impl<'p> Machine<'p> {
         let Some(v) = self.violation.as_ref().filter(|v| v.listed_where_judged && !self.go_on) else { return };
         let Some(actor) = events.get(v.event).map(|e| e.actor.clone()) else { return };
         let prefix = events[..v.event].to_vec();
-        let source = Source::Probe { events: prefix, pos: 0, legal: None, passed_optional: false, judged: vec![] };
+        let source = Source::Probe { events: prefix, pos: 0, legal: None, judged: vec![] };
         let mut probe = Machine::new(self.prog, self.players.clone(), self.params.clone(), source);
         probe.set_limits(&self.limits);
         let found = match (probe.run(), probe.source) {

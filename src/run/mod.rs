@@ -91,13 +91,12 @@ pub enum Source {
     },
     /// Runs the events, then records what is legal where the next one would be judged, as a
     /// live game lists it: from a point that may be left without an event, its own actions and
-    /// then those of the points after it (`passed_optional`: such a point was left; `judged`:
-    /// the actions open at the points left, whose events are judged there and not later).
+    /// then those of the points after it (`judged`: the actions open at the points left, whose
+    /// events are judged there and not later).
     Probe {
         events: Vec<Event>,
         pos: usize,
         legal: Option<Vec<Candidate>>,
-        passed_optional: bool,
         judged: Vec<u16>,
     },
     /// A game stepped one event at a time (`suspend`).
