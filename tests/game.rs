@@ -631,3 +631,19 @@ fn rules_made_again_after_their_file_was_edited_are_the_file_as_it_is_now() {
     assert!(Rules::new(name).unwrap().new_game(3, 1).is_ok());
     std::fs::remove_dir_all(&folder).unwrap();
 }
+
+/// Under `check --all`, where moves stand, a violation at a point that may be left lists that
+/// point's events alone: listing the later points would run the game again for each of many
+/// violations.
+#[test]
+fn where_moves_stand_a_violation_lists_the_events_of_its_own_point() {
+    let path = std::path::Path::new("fixtures/hangover/not-held.yaml");
+    let first = shinpan::report::check::Checker::new(None).check_path(path);
+    let mut standing = shinpan::report::check::Checker::new(None);
+    standing.all = true;
+    let all = standing.check_path(path);
+    let snacks = |r: &Report| r.violations[0].legal.iter().filter(|w| w.contains(" snack ")).count();
+    assert_eq!((snacks(&first), snacks(&all)), (2, 2));
+    assert!(first.violations[0].legal.len() > 2, "{:?}", first.violations[0].legal);
+    assert_eq!(all.violations[0].legal.len(), 2, "{:?}", all.violations[0].legal);
+}
