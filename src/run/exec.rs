@@ -800,8 +800,9 @@ impl<'p> Machine<'p> {
         let source = Source::Probe { events: prefix, pos: 0, legal: None, judged: vec![] };
         let mut probe = Machine::new(self.prog, self.players.clone(), self.params.clone(), source);
         probe.set_limits(&self.limits);
+        // The events before the first broken rule break none, so the probe gets there.
         let found = match (probe.run(), probe.source) {
-            (Ok(outcome), Source::Probe { legal: Some(found), .. }) if outcome.violation.is_none() => found,
+            (Ok(_), Source::Probe { legal: Some(found), .. }) => found,
             _ => return,
         };
         let (legal, legal_events, legal_count) = self.legal_listed(found, &actor);
