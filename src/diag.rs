@@ -158,6 +158,14 @@ pub enum Level {
 }
 
 impl Diag {
+    /// `FILE:LINE:COLUMN` where the diagnostic points (its first label, in the file it points
+    /// into), for a one-line message; `None` before it has a place.
+    pub fn location(&self) -> Option<String> {
+        let (source, span) = (self.source.as_ref()?, self.span()?);
+        let (line, column) = line_column(source.inner(), span.start);
+        Some(format!("{}:{line}:{column}", source.name()))
+    }
+
     /// A diagnostic with no place yet.
     pub fn new(code: &'static str, message: impl Into<String>) -> Self {
         Diag {
@@ -478,6 +486,14 @@ pub fn floor_char(text: &str, mut at: usize) -> usize {
     at
 }
 
+/// The line and column (from 1; columns in characters) of a byte offset into a text.
+pub fn line_column(text: &str, offset: usize) -> (usize, usize) {
+    let at = floor_char(text, offset.min(text.len()));
+    let before = text.get(..at).unwrap_or("");
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    (before.matches('\n').count() + 1, before.get(line_start..).map_or(0, |l| l.chars().count()) + 1)
+}
+
 /// Longest name, in bytes, for which a close one is looked for.
 pub const MAX_SUGGESTED: usize = 256;
 
@@ -500,7 +516,22 @@ pub fn did_you_mean<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -
 
 #[cfg(test)]
 mod tests {
-    use super::{SourceMap, did_you_mean, source};
+    use super::{Diag, SourceMap, did_you_mean, line_column, source};
+
+    #[test]
+    fn a_place_is_its_line_and_column_in_characters_from_one() {
+        let text = "game g\n  é = x\n";
+        assert_eq!(line_column(text, 0), (1, 1));
+        assert_eq!(line_column(text, 7), (2, 1));
+        // After a two-byte character; inside one counts from its start; past the end, at it.
+        assert_eq!(line_column(text, 12), (2, 5));
+        assert_eq!(line_column(text, 10), (2, 3));
+        assert_eq!(line_column(text, 99), (3, 1));
+        let placed = Diag::new("c", "m").label(11..12, "here");
+        let placed = SourceMap::single(source("g.rules", text)).place(placed);
+        assert_eq!(placed.location().as_deref(), Some("g.rules:2:4"));
+        assert_eq!(Diag::new("c", "m").location(), None);
+    }
 
     #[test]
     fn a_block_ends_just_past_its_own_brace_in_its_own_file() {

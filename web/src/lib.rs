@@ -487,8 +487,8 @@ fn diagnostic_json(d: &shinpan::diag::Diag) -> Value {
     let file = source.map(|s| s.name().to_string()).unwrap_or_default();
     let (start, end) = d.span().map_or((0, 0), |s| (s.start, s.end));
     let text = source.map(|s| s.inner().as_str()).unwrap_or("");
-    let (line, column) = line_column(text, start);
-    let (end_line, end_column) = line_column(text, end.max(start));
+    let (line, column) = shinpan::diag::line_column(text, start);
+    let (end_line, end_column) = shinpan::diag::line_column(text, end.max(start));
     json!({
         "code": d.code,
         "message": d.message,
@@ -500,14 +500,6 @@ fn diagnostic_json(d: &shinpan::diag::Diag) -> Value {
         "end_column": end_column,
         "text": shinpan::diag::render_fancy(d, false),
     })
-}
-
-/// The line and column (from 1; columns in characters) of a byte offset.
-fn line_column(text: &str, offset: usize) -> (usize, usize) {
-    let at = shinpan::diag::floor_char(text, offset.min(text.len()));
-    let before = text.get(..at).unwrap_or("");
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    (before.matches('\n').count() + 1, before.get(line_start..).map_or(0, |l| l.chars().count()) + 1)
 }
 
 /// `shinpan play --rules RULES --players N --seed S --games G --stats --format json` on a

@@ -34,22 +34,12 @@ impl From<RulesError> for NotDone {
     /// A rules file that does not compile is named with the place of its first error, which
     /// the person holding the file needs to fix it.
     fn from(e: RulesError) -> NotDone {
-        let message = match e.diagnostics.first().and_then(place_of) {
+        let message = match e.diagnostics.first().and_then(Diag::location) {
             Some(place) => format!("{place}: {}", e.message),
             None => e.message,
         };
         NotDone::Failed(Failure::new(e.code, message))
     }
-}
-
-/// `FILE:LINE:COLUMN` of where a diagnostic points in its rules file (line and column from 1,
-/// the column in characters).
-fn place_of(d: &Diag) -> Option<String> {
-    let (source, span) = (d.source.as_ref()?, d.span()?);
-    let before = source.inner().get(..span.start)?;
-    let line = before.matches('\n').count() + 1;
-    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-    Some(format!("{}:{line}:{column}", source.name()))
 }
 
 /// What the verdict on a transcript refused by `new` calls it: no game was opened, so it has
