@@ -333,9 +333,12 @@ fn probe(
     if standing {
         machine.let_moves_stand();
     }
-    let outcome = machine.run().ok()?;
+    machine.run().ok()?;
+    // The listing is made only once every event of the prefix is taken, and an event that
+    // breaks a rule stops the run (one that stands is not a violation): a listing found
+    // means the prefix got there legally.
     match machine.source {
-        Source::Probe { legal: Some(legal), .. } if outcome.violation.is_none() => Some(legal),
+        Source::Probe { legal: Some(legal), .. } => Some(legal),
         _ => None,
     }
 }

@@ -398,19 +398,39 @@ impl Checker {
     /// The rules and the game of a JSON transcript that the typed reader reads and decodes
     /// (`transcript::quick`): `None` leaves it to `read_game`, which says what is wrong.
     pub(crate) fn read_quickly(&mut self, text: &str, base: &Path) -> Option<(Rc<Program>, Game)> {
-        let quick = crate::transcript::quick::read(text, &self.limits)?;
-        let rules_name = match (&self.rules_override, quick.raw.rules.as_ref().map(|l| &l.value)) {
+        use crate::transcript::quick::{self, Events};
+        let limits = self.limits;
+        let quick = quick::read(text, &limits, &mut |raw| self.prepare(raw, base))?;
+        match quick.events {
+            Events::Read(program, game) => Some((program, game)),
+            Events::Texts(texts) => {
+                let (program, envelope) = self.prepare(&quick.raw, base)?;
+                let game =
+                    crate::transcript::decode::typed::events(&program, envelope, &texts, quick.nodes, &self.limits)?;
+                Some((program, game))
+            }
+        }
+    }
+
+    /// The rules a transcript's envelope names (or `--rules`) and its players and parameters
+    /// (with `--variant`), for the typed reader; `None` leaves the transcript to `read_game`.
+    pub(crate) fn prepare(&mut self, raw: &RawTranscript, base: &Path) -> Option<(Rc<Program>, Envelope)> {
+        let rules_name = match (&self.rules_override, raw.rules.as_ref().map(|l| &l.value)) {
             (Some(r), _) => r.clone(),
             (None, Some(Yaml::Str(s))) => s.clone(),
             _ => return None,
         };
         let program = self.lookup(&rules_name, base, self.rules_override.is_none()).ok()?;
-        let raw = with_variant(quick.raw, &self.variant);
+        let raw = RawTranscript {
+            rules: raw.rules.clone(),
+            players: raw.players.clone(),
+            variant: raw.variant.clone(),
+            events: Some(Ok(vec![])),
+        };
+        let raw = with_variant(raw, &self.variant);
         let envelope = self.envelope_of(&program, &raw).ok()?;
         let program = self.with_pools(program, &envelope, base).ok()?;
-        let game =
-            crate::transcript::decode::typed::events(&program, envelope, &quick.events, quick.nodes, &self.limits)?;
-        Some((program, game))
+        Some((program, envelope))
     }
 
     /// The rules and the game of a transcript read as a tree, or its malformed verdict.

@@ -87,13 +87,13 @@ pub(super) struct Node<'c> {
     pub(super) limits: &'c Limits,
 }
 
-impl Node<'_> {
+impl<'c> Node<'c> {
     pub(super) fn count<E: serde::de::Error>(&self) -> Result<(), E> {
         self.nodes.set(self.nodes.get() + 1);
         if self.nodes.get() > self.limits.transcript_values { Err(E::custom("too many values")) } else { Ok(()) }
     }
 
-    pub(super) fn inner<E: serde::de::Error>(&self) -> Result<Node<'_>, E> {
+    pub(super) fn inner<E: serde::de::Error>(&self) -> Result<Node<'c>, E> {
         if self.depth >= self.limits.transcript_depth {
             return Err(E::custom("nested too deep"));
         }

@@ -1,5 +1,6 @@
-//! The typed reader's second pass: each event's JSON text (`quick`) read straight into its
-//! decoded form against its action's shape, with no tree in between. A value of a shape it
+//! The typed reader's events: each read straight into its decoded form against its action's
+//! shape, with no tree in between, as `quick` meets it or from its JSON text once the rules are
+//! known. A value of a shape it
 //! does not read itself (a union, whose alternatives are tried in turn) is read as a tree and
 //! decoded as the tree reader decodes it; a scalar is decoded by the one function both readers
 //! use (`Decoder::scalar`), and every bound is checked by the same `within`.
@@ -18,7 +19,7 @@ use crate::program::Shape;
 use crate::program::value::{Text, Value};
 use crate::run::Event;
 use crate::transcript::json::Node;
-use crate::transcript::quick::{EventText, Key};
+use crate::transcript::quick::{EventText, Key, Lines};
 
 /// Most entries of one mapping this pass reads (each key is compared with those before it);
 /// a larger one is the tree reader's.
@@ -40,10 +41,64 @@ pub fn events(
     let mut events = Vec::with_capacity(texts.len());
     for (index, e) in texts.iter().enumerate() {
         let mut de = serde_json::Deserializer::from_str(e.text);
-        let (actor, action, arg) = EventSeed { decoder: &decoder, node }.deserialize(&mut de).ok()?;
+        let (actor, action, arg, _) = EventSeed { decoder: &decoder, node }.deserialize(&mut de).ok()?;
         events.push(Event { actor, action, arg, index, line: e.line, span: e.span.clone() });
     }
     Some(Game { players, params, events })
+}
+
+/// The items of `events` read in the pass that reads the rest of the transcript, each
+/// against its action's shape as it is met; where each stands is found from its first key.
+pub(in super::super) struct EventsSeed<'a, 'c> {
+    decoder: Decoder<'a>,
+    /// The node of the list of events.
+    node: Node<'c>,
+    text: &'c str,
+}
+
+impl<'a, 'c> EventsSeed<'a, 'c> {
+    pub(in super::super) fn new(
+        prog: &'a crate::program::Program,
+        envelope: &'a Envelope,
+        node: Node<'c>,
+        text: &'c str,
+    ) -> Self {
+        let decoder = Decoder { prog, players: &envelope.players, params: &envelope.params };
+        EventsSeed { decoder, node, text }
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for EventsSeed<'_, '_> {
+    type Value = Vec<Event>;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Vec<Event>, D::Error> {
+        d.deserialize_seq(self)
+    }
+}
+
+impl<'de> Visitor<'de> for EventsSeed<'_, '_> {
+    type Value = Vec<Event>;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a list of events")
+    }
+
+    /// Counted and nested as the list of the events' texts is, then each event as it is.
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<Event>, A::Error> {
+        self.node.count()?;
+        let node = self.node.inner::<A::Error>()?;
+        let mut lines = Lines::new(self.text);
+        let mut events = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+        while let Some((actor, action, arg, first_key)) =
+            seq.next_element_seed(EventSeed { decoder: &self.decoder, node })?
+        {
+            let at =
+                lines.mapping_of_key(first_key).ok_or_else(|| A::Error::custom("an event not found in the text"))?;
+            let (line, span) = lines.at(at);
+            events.push(Event { actor, action, arg, index: events.len(), line, span });
+        }
+        Ok(events)
+    }
 }
 
 /// An event, read against its action's shape.
@@ -52,30 +107,31 @@ struct EventSeed<'a, 'c> {
     node: Node<'c>,
 }
 
-/// An event: its actor, action and argument.
-type Decoded = (Value, u16, Value);
+/// An event: its actor, action and argument, and its first key (a slice of the text read).
+type Decoded<'de> = (Value, u16, Value, &'de str);
 
 impl<'de> DeserializeSeed<'de> for EventSeed<'_, '_> {
-    type Value = Decoded;
+    type Value = Decoded<'de>;
 
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Decoded, D::Error> {
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Decoded<'de>, D::Error> {
         d.deserialize_map(self)
     }
 }
 
 impl<'de> Visitor<'de> for EventSeed<'_, '_> {
-    type Value = Decoded;
+    type Value = Decoded<'de>;
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("an event")
     }
 
     /// `by`, at most one `note`, and exactly one action.
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Decoded, A::Error> {
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Decoded<'de>, A::Error> {
         self.node.count()?;
         let inner = self.node.inner()?;
-        let (mut actor, mut note, mut action) = (None, false, None);
+        let (mut actor, mut note, mut action, mut first_key) = (None, false, None, None);
         while let Some(key) = map.next_key_seed(Key(inner))? {
+            first_key.get_or_insert(key);
             match key {
                 "by" if actor.is_none() => actor = Some(map.next_value_seed(Actor(self.decoder, inner))?),
                 "note" if !note => {
@@ -92,8 +148,8 @@ impl<'de> Visitor<'de> for EventSeed<'_, '_> {
                 _ => return Err(A::Error::custom("more than one action")),
             }
         }
-        match (actor, action) {
-            (Some(actor), Some((index, arg))) => Ok((actor, index, arg)),
+        match (actor, action, first_key) {
+            (Some(actor), Some((index, arg)), Some(first_key)) => Ok((actor, index, arg, first_key)),
             _ => Err(A::Error::custom("no `by` or no action")),
         }
     }
@@ -331,13 +387,38 @@ mod tests {
         format!("{{\n{}\n}}\n", fields.join(",\n"))
     }
 
-    /// Every fixture as JSON, in three layouts.
+    /// The same mapping with its keys in the opposite order.
+    fn keys_reversed(doc: &Json) -> Json {
+        let Json::Object(m) = doc else { return doc.clone() };
+        Json::Object(m.iter().rev().map(|(k, v)| (k.clone(), v.clone())).collect())
+    }
+
+    /// The same mapping with `variant`, where it has one, as its last key.
+    fn variant_last(doc: &Json) -> Json {
+        let Json::Object(m) = doc else { return doc.clone() };
+        let mut out: serde_json::Map<String, Json> =
+            m.iter().filter(|(k, _)| *k != "variant").map(|(k, v)| (k.clone(), v.clone())).collect();
+        if let Some(v) = m.get("variant") {
+            out.insert("variant".into(), v.clone());
+        }
+        Json::Object(out)
+    }
+
+    /// Every fixture as JSON, in five layouts.
     fn fixtures_as_json() -> Vec<(Json, Vec<String>)> {
         let mut out = vec![];
         for text in fixture_texts() {
             let Ok(doc) = parse_yaml(&text) else { continue };
             let doc = doc.root.to_json();
-            let layouts = vec![doc.to_string(), serde_json::to_string_pretty(&doc).unwrap(), event_lines(&doc)];
+            let layouts = vec![
+                doc.to_string(),
+                serde_json::to_string_pretty(&doc).unwrap(),
+                event_lines(&doc),
+                // The envelope after the events, or `variant` alone after them: the events are
+                // kept as texts until the rules are known.
+                keys_reversed(&doc).to_string(),
+                variant_last(&doc).to_string(),
+            ];
             out.push((doc, layouts));
         }
         out
@@ -355,6 +436,49 @@ mod tests {
         }
         // Most fixtures are well formed: the typed reader must read them, not leave them all.
         assert!(took > 600 && took < texts, "{took} of {texts}");
+    }
+
+    /// How the typed reader reads a transcript's events: `Some(true)` in the pass that reads
+    /// the rest, `Some(false)` as texts read once the rules are known.
+    fn in_one_pass(checker: &mut Checker, text: &str) -> Option<bool> {
+        let base = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+        let limits = checker.limits;
+        let quick = crate::transcript::quick::read(text, &limits, &mut |raw| checker.prepare(raw, &base))?;
+        Some(matches!(quick.events, crate::transcript::quick::Events::Read(..)))
+    }
+
+    /// Where the rules and the players come before the events, as `shinpan play` writes them,
+    /// the events are read in the same pass as the rest; otherwise (the envelope after them,
+    /// or `variant` after them, which changes how they read) as texts, once the rules are
+    /// known. Either way the typed reader reads what the tree reader reads.
+    #[test]
+    fn the_events_are_read_in_one_pass_where_the_envelope_comes_first() {
+        let players = r#""players": ["a", "b"]"#;
+        let events = r#""events": [{"by": "table", "deal": {"a": ["S1", "S2", "S3"], "b": ["H1", "H2", "H3"]}},
+            {"by": "a", "play": "S1"}]"#;
+        let variant = r#""variant": {"rounds": 9}"#;
+        let rules = r#""rules": "long""#;
+        let cases = [
+            (format!("{{{rules}, {players}, {events}}}"), true),
+            (format!("{{{rules}, {players}, {variant}, {events}}}"), true),
+            (format!("{{{events}, {rules}, {players}}}"), false),
+            (format!("{{{rules}, {events}, {players}}}"), false),
+            (format!("{{{rules}, {players}, {events}, {variant}}}"), false),
+            (format!("{{{rules}, {players}, {events}, \"extra\": 1}}"), true),
+        ];
+        let mut checker = Checker::new(Some(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/bench/long.rules").into()));
+        for (text, one_pass) in cases {
+            assert_eq!(in_one_pass(&mut checker, &text), Some(one_pass), "{text}");
+            assert!(agree(&mut checker, &text), "{text}");
+        }
+        // The events' lines and spans are those of their own texts, on their own lines or not.
+        let text = format!("{{{rules}, {players},\n{events}}}");
+        let (typed, _) = both_readers(&mut checker, &text);
+        let (first, second) = (text.find(r#"{"by": "table""#).unwrap(), text.find(r#"{"by": "a""#).unwrap());
+        let (first_end, end) = (first + text[first..].find('\n').unwrap(), text.len());
+        let typed = typed.unwrap();
+        assert!(typed.contains(&format!("line: 2, span: {first}..{first_end}")), "{typed}");
+        assert!(typed.contains(&format!("line: 3, span: {second}..{end}")), "{typed}");
     }
 
     /// Single changes to each event of the fixtures, each one the typed reader either reads
