@@ -64,6 +64,14 @@ fn what_was_expected_is_named_in_the_author_s_words() {
         seen("extends = x\n"),
         expect("expected a rules name or path or a string in quotes", (1, 9), "=", "here", Some(extends))
     );
+    // A variant that changes a parameter must declare it again whole, its type included.
+    let param = "a parameter is `param NAME: TYPE = DEFAULT`: `param hand_size: int 1..12 = 11`, or a default by player count: `= by players { 3: 5, 4: 6 }`";
+    assert_eq!(seen("extends x\nparam hand_size = 10\n"), expect("expected `:`", (2, 17), "=", "here", Some(param)));
+    // The default forgotten: `=` is not a word the parser names, so the help says it.
+    assert_eq!(
+        seen(&declaring("param n: int 0..1")),
+        expect("expected `[`, `.` or an operator", (8, 17), "1", "expected after this", Some(param))
+    );
     let players = "`players 4`, `players 3..5`, or the seats' names: `players N, E, S, W`";
     assert_eq!(
         seen("game tiny\nplayers = 3\n"),

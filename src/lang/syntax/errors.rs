@@ -97,6 +97,10 @@ pub(super) fn syntax_error(e: &pest::error::Error<Rule>, text: &str) -> Diag {
         Some("`players 4`, `players 3..5`, or the seats' names: `players N, E, S, W`")
     } else if head == "fn" && !line.contains('=') {
         Some("a `fn` is one expression, `fn NAME(a, b) = EXPR`; a helper with statements is a `proc`")
+    } else if head == "param" {
+        Some(
+            "a parameter is `param NAME: TYPE = DEFAULT`: `param hand_size: int 1..12 = 11`, or a default by player count: `= by players { 3: 5, 4: 6 }`",
+        )
     } else if head == "extends" {
         Some("`extends NAME`, `extends path.rules`, or a path with blanks in quotes: `extends \"my rules.rules\"`")
     } else {
