@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Usage: fuzz/run.sh TARGET SECONDS — one libFuzzer process (fork=1), going on past crashes.
 set -euo pipefail
-target=${1:?target: compile_rules | check_transcript | read_transcript | fast_readers}
+target=${1:?target: compile_rules | check_transcript | read_transcript | fast_readers | live_game}
 secs=${2:?seconds}
 cd "$(dirname "$0")"
 case $target in
     compile_rules) dict=dict/rules.dict ;;
+    live_game) dict=dict/live_game.dict ;;
     *) dict=dict/yaml.dict ;;
 esac
 mkdir -p "corpus/$target" "artifacts/$target"

@@ -5,7 +5,8 @@ set -uo pipefail
 target=${1:?target}; shift
 cd "$(dirname "$0")"
 root=$(cd .. && pwd)   # frames are named by their path under the checkout, wherever it is
-bin=target/x86_64-unknown-linux-gnu/release/$target
+# fuzz/ is a member of the workspace: cargo fuzz builds into the workspace's target/.
+bin=$root/target/x86_64-unknown-linux-gnu/release/$target
 [ -x "$bin" ] || { echo "no $bin: run cargo +nightly fuzz build -O" >&2; exit 1; }
 files=("$@"); [ ${#files[@]} -gt 0 ] || files=(artifacts/"$target"/*)
 for f in "${files[@]}"; do

@@ -4,6 +4,10 @@
 
 use std::path::Path;
 
+/// The `live_game` target's steps, run here as the fuzzer runs them.
+#[path = "../fuzz/live_game_steps.rs"]
+mod live_game_steps;
+
 /// Replays one finding the way its fuzz target ran it (the target is the file name's prefix).
 fn replay(path: &Path) {
     let name = path.file_name().unwrap().to_string_lossy().into_owned();
@@ -31,6 +35,8 @@ fn replay(path: &Path) {
         let report = checker.check_text("fuzz.yaml", text.to_string(), Path::new("/nonexistent"));
         assert!(shinpan::report::render::json_line(&report).contains("\"verdict\""), "{name}");
         shinpan::report::render::diagnostics(&report).iter().for_each(|d| drop(shinpan::diag::render_plain(d)));
+    } else if name.starts_with("live_game") {
+        live_game_steps::run(&data);
     } else {
         panic!("{name}: a finding's name starts with its fuzz target");
     }
