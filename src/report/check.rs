@@ -421,13 +421,7 @@ impl Checker {
             _ => return None,
         };
         let program = self.lookup(&rules_name, base, self.rules_override.is_none()).ok()?;
-        let raw = RawTranscript {
-            rules: raw.rules.clone(),
-            players: raw.players.clone(),
-            variant: raw.variant.clone(),
-            events: Some(Ok(vec![])),
-        };
-        let raw = with_variant(raw, &self.variant);
+        let raw = with_variant(raw.envelope(), &self.variant);
         let envelope = self.envelope_of(&program, &raw).ok()?;
         let program = self.with_pools(program, &envelope, base).ok()?;
         Some((program, envelope))

@@ -100,6 +100,14 @@ pub struct RawTranscript {
     pub events: Option<Result<Vec<RawEvent>, (&'static str, Located)>>,
 }
 
+impl RawTranscript {
+    /// The envelope alone: `rules`, `players` and `variant`, without the events.
+    pub fn envelope(&self) -> RawTranscript {
+        let (rules, players, variant) = (self.rules.clone(), self.players.clone(), self.variant.clone());
+        RawTranscript { rules, players, variant, events: None }
+    }
+}
+
 /// A reading error with its location.
 #[derive(Debug, Clone)]
 pub struct ReadError {

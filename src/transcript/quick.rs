@@ -29,7 +29,7 @@ use crate::span::Span;
 /// A JSON transcript read as far as it can be without its rules, or, where its rules could be
 /// found before its events, read whole.
 pub struct Quick<'t> {
-    /// The envelope; its `events` are an empty list (they are `events` below).
+    /// The envelope; its `events` are absent (they are `events` below).
     pub raw: RawTranscript,
     pub events: Events<'t>,
     /// Values counted so far against `Limits::transcript_values`, as the tree reader counts.
@@ -184,7 +184,7 @@ impl<'de> Visitor<'de> for Root<'_, '_, '_, '_> {
     fn visit_map<A: MapAccess<'de>>(mut self, mut map: A) -> Result<Self::Value, A::Error> {
         self.node.count()?;
         let inner = self.node.inner()?;
-        let mut raw = RawTranscript { events: Some(Ok(vec![])), ..RawTranscript::default() };
+        let mut raw = RawTranscript::default();
         let mut events = None;
         let mut keys: Vec<&str> = vec![];
         while let Some(key) = map.next_key_seed(Key(inner))? {
@@ -227,13 +227,7 @@ impl<'c> Root<'c, '_, '_, '_> {
         map: &mut A,
         inner: Node<'c>,
     ) -> Result<Listed<'de>, A::Error> {
-        let so_far = RawTranscript {
-            rules: raw.rules.clone(),
-            players: raw.players.clone(),
-            variant: raw.variant.clone(),
-            events: Some(Ok(vec![])),
-        };
-        match self.prepare.as_mut().and_then(|prepare| prepare(&so_far)) {
+        match self.prepare.as_mut().and_then(|prepare| prepare(raw)) {
             Some((program, envelope)) => {
                 let seed = super::decode::typed::EventsSeed::new(&program, &envelope, inner, self.text);
                 let events = map.next_value_seed(seed)?;
