@@ -420,6 +420,13 @@ fn many_games_and_their_figures() {
     assert!(lines.iter().all(|l| l.get("variant").is_none()), "{games}");
     let (_, varied, _) = shinpan(&[&args[..], &["--variant", "hand_size=5"]].concat());
     assert!(varied.lines().all(|l| l.contains(r#""variant":{"hand_size":5}"#)), "{varied}");
+    // And played: every hand dealt holds 5 cards.
+    for line in varied.lines() {
+        let game: serde_json::Value = serde_json::from_str(line).unwrap();
+        let events = game["events"].as_array().unwrap();
+        let deal = events.iter().find_map(|e| e["deal"].as_object()).unwrap();
+        assert!(deal.values().all(|hand| hand.as_array().unwrap().len() == 5), "{line}");
+    }
     // Game k is the game of seed 11 + k.
     let (_, one, _) = shinpan(&["play", "--rules", "hangover", "--players", "3", "--seed", "13"]);
     assert!(one.contains(&format!("  - {}\n", lines[2]["events"][5])), "{one}");
