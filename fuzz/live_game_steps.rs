@@ -82,7 +82,12 @@ impl Steps {
                 ("verdict", None) => self.verdict(),
                 ("look", None) => self.look(),
                 ("resume", None) => self.resume_own(),
-                ("resume", Some(k)) => return self.resume_text(&text[offset..], k as usize),
+                ("resume", Some(k)) => {
+                    // The rest of the input is the transcript: no more steps, but the clones'
+                    // originals are still held to what they were.
+                    self.resume_text(&text[offset..], k as usize);
+                    break;
+                }
                 ("named", _) => self.named(arg),
                 _ => {
                     let event = serde_json::from_str(line).unwrap_or_else(|_| Json::String(line.to_string()));
@@ -227,7 +232,7 @@ impl Steps {
 
     /// Any text as a transcript, resumed after `events` events and whole; a game resumed is
     /// played on a few steps.
-    fn resume_text(mut self, text: &str, events: usize) {
+    fn resume_text(&mut self, text: &str, events: usize) {
         let name = "fuzz.yaml";
         if let Ok(game) = self.rules.resume_game_after(name, text, events, self.seed) {
             assert!(game.event_count() <= events, "resumed after {events} events, with {}", game.event_count());
