@@ -98,7 +98,7 @@ impl Value {
     /// with fewer items is weighed first, and the other only up to that weight: `deck == []`
     /// weighs `[]` and stops, without walking the deck. A weight is never below 1, so a side
     /// that weighs 1 spares weighing the other.
-    #[inline]
+    #[inline(always)]
     pub fn lighter_weight(a: &Value, b: &Value, cap: usize) -> usize {
         // Most comparisons have a side that is neither a text nor a collection: it weighs 1,
         // and nothing weighs less.
@@ -122,17 +122,31 @@ impl Value {
         }
     }
 
-    fn collection_weight(&self, cap: usize) -> usize {
-        // Most lists and maps are flat: counted without a walk.
-        let flat = |v: &Value| match v {
+    /// The weight of a list of these items when none of them is a list or map (a hand of
+    /// cards), counted without a walk; `None` otherwise.
+    #[inline]
+    pub fn flat_weight(items: &[Value]) -> Option<usize> {
+        items.iter().try_fold(1usize, |n, v| Some(n + v.scalar_weight()?))
+    }
+
+    /// The weight of a value that is neither a list nor a map.
+    #[inline]
+    fn scalar_weight(&self) -> Option<usize> {
+        match self {
             Value::List(_) | Value::Map(_) => None,
             Value::Str(s) => Some(1 + s.len() / 16),
             _ => Some(1),
-        };
+        }
+    }
+
+    fn collection_weight(&self, cap: usize) -> usize {
+        // Most lists and maps are flat: counted without a walk.
         let quick = match self {
-            Value::List(items) => items.iter().try_fold(1usize, |n, v| Some(n + flat(v)?)),
-            Value::Map(entries) => entries.iter().try_fold(1usize, |n, (k, v)| Some(n + flat(k)? + flat(v)?)),
-            other => flat(other),
+            Value::List(items) => Value::flat_weight(items),
+            Value::Map(entries) => {
+                entries.iter().try_fold(1usize, |n, (k, v)| Some(n + k.scalar_weight()? + v.scalar_weight()?))
+            }
+            other => other.scalar_weight(),
         };
         if let Some(n) = quick {
             return n;

@@ -387,9 +387,13 @@ impl Machine<'_> {
             (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge, Value::Enum(e, p), Value::Enum(f, q)) if e == f => {
                 Ok(Value::Bool(ordered(op, p, q)))
             }
-            _ => Err(self
-                .spec_error(&x.span, format!("cannot apply this operator to {} and {}", l.type_name(), r.type_name()))),
+            _ => Err(self.cannot_apply(x, &l, &r)),
         }
+    }
+
+    #[cold]
+    pub(super) fn cannot_apply(&self, x: &X, l: &Value, r: &Value) -> Stop {
+        self.spec_error(&x.span, format!("cannot apply this operator to {} and {}", l.type_name(), r.type_name()))
     }
 
     /// Whether `==` between these values can be true: values of different kinds never are,
@@ -438,7 +442,7 @@ impl Machine<'_> {
 
     /// Refuses to build a list or text larger than `Limits::list_items`: far above any card
     /// game, and a stop for a rules file that doubles a list in a loop before its fuel runs out.
-    fn size_ok(&self, size: usize, x: &X) -> Run<()> {
+    pub(super) fn size_ok(&self, size: usize, x: &X) -> Run<()> {
         let most = self.limits.list_items;
         if size > most {
             return Err(self.spec_error(&x.span, format!("the rules build a list or text of more than {most} items")));

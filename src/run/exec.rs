@@ -4,9 +4,9 @@ use super::eval::bind;
 use super::legal::{Actors, Pick};
 use super::suspend::Resume;
 use super::{Candidate, Ctl, Event, Machine, Run, Source, Stop, Violation};
-use crate::lang::ast::AssignOp;
+use crate::lang::ast::{AssignOp, BinOp};
 use crate::program::value::Value;
-use crate::program::{Block, Branch, Choose, S, St, Target, X};
+use crate::program::{Block, Branch, Choose, E, S, St, Target, X};
 
 /// The legal actions at a point: in words, the first of them as candidates, and how many.
 type LegalHere = (Vec<String>, Vec<Candidate>, usize);
@@ -218,6 +218,12 @@ impl<'p> Machine<'p> {
         frame: &mut Vec<Value>,
         s: &S,
     ) -> Run<()> {
+        if op == AssignOp::Set
+            && matches!(value.e, E::Binary(BinOp::Add | BinOp::Sub, ..))
+            && let Some(done) = self.assign_in_place(target, path, value, frame, s)
+        {
+            return done;
+        }
         let keys = path.iter().map(|k| self.eval(k, frame)).collect::<Run<Vec<_>>>()?;
         let new = self.eval(value, frame)?;
         // The path adds its own levels above the new value.
@@ -249,6 +255,25 @@ impl<'p> Machine<'p> {
         }
         result.map_err(|m| self.spec_error(&s.span, m))?;
         self.burn_n(work, &s.span)
+    }
+
+    /// The variable or local an assignment writes.
+    #[inline]
+    pub(super) fn slot_mut<'a>(&'a mut self, target: Target, frame: &'a mut [Value]) -> Option<&'a mut Value> {
+        match target {
+            Target::Global(g) => self.globals.get_mut(g as usize),
+            Target::Local(l) => frame.get_mut(l as usize),
+        }
+    }
+
+    /// Counts a change of a variable, which the results remembered of what reads it wait for.
+    #[inline]
+    pub(super) fn note_change(&mut self, target: Target) {
+        if let Target::Global(g) = target
+            && let Some(count) = self.versions.get_mut(g as usize)
+        {
+            *count = count.wrapping_add(1);
+        }
     }
 
     fn call_proc(&mut self, p: u16, args: &[X], frame: &mut Vec<Value>, s: &S) -> Run<()> {

@@ -1,0 +1,160 @@
+//! `PLACE = PLACE + LIST` and `PLACE = PLACE - LIST` are changed where the list is, not
+//! copied (`src/run/in_place.rs`). Here each such statement is held to its twin that the engine
+//! evaluates the general way, `PLACE = (if true then PLACE else []) + LIST`, which reads the
+//! same place with the same fuel: the same verdict, fuel, notes and errors on random events,
+//! under random limits on fuel, list size and nesting (so that each charge is the one that
+//! runs out, and each limit is met, somewhere).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "tests and benchmarks fail loudly")]
+
+use std::path::Path;
+
+use proptest::prelude::*;
+use shinpan::diag::{Diag, line_column};
+use shinpan::{Limits, Report, Rules};
+
+/// The game; each `READ(...)` is the place the statement reads, written out by `rules`.
+const GAME: &str = "game in_place
+players 2..2
+action take: list int
+action add: list int
+action push: int 0..12
+action pop: int 0..12
+action count: int 0..9
+action missing: int 0..9
+var hand per player = [1, 2, 3, 2, 1]
+var pile = []
+var total = 0
+var seen = {}
+scores {}
+winners []
+flow {
+  loop {
+    choose {
+      take(xs) by players[0] {
+        let p = players[0]
+        let before = hand
+        hand[p] = READ(hand[p]) - xs
+        note \"{hand[p]} from {before[p]}\"
+      }
+      add(xs) by players[0] {
+        let p = players[0]
+        hand[p] = READ(hand[p]) + xs
+        note \"{hand[p]}\"
+      }
+      push(n) by players[0] {
+        let x = []
+        for k in range(1, n) {
+          x = [x]
+        }
+        let before = pile
+        pile = READ(pile) + [x, n]
+        note \"{len(pile)} from {len(before)}\"
+      }
+      pop(n) by players[0] {
+        pile = READ(pile) - [n, [], n]
+        note \"{len(pile)}\"
+      }
+      count(n) by players[0] {
+        let ys = pile
+        ys = READ(ys) + [n]
+        total = READ(total) + n
+        note \"{len(ys)} {total}\"
+      }
+      missing(n) by players[0] {
+        let p = players[0]
+        seen[p] = READ(seen[p]) + [n]
+      }
+    }
+  }
+}
+";
+
+/// The game with each place read as written (changed in place) or through an `if` (the
+/// general way).
+fn rules(in_place: bool, limits: Limits) -> Rules {
+    let mut text = GAME.to_string();
+    while let Some(at) = text.find("READ(") {
+        let end = at + text[at..].find(") ").unwrap();
+        let place = text[at + 5..end].to_string();
+        let read = if in_place { place } else { format!("(if true then {place} else [])") };
+        text.replace_range(at..=end, &read);
+    }
+    Rules::from_text("in_place.rules", &text, Path::new(".")).unwrap().with_limits(limits)
+}
+
+/// What a check says, with each error's lines but not its columns (the twin's statements are
+/// longer).
+fn outcome(report: &Report) -> String {
+    let errors: Vec<(&str, Vec<usize>)> = report.spec_errors.iter().map(|d| (d.message.as_str(), lines(d))).collect();
+    let notes: Vec<&str> = report.notes.iter().map(|n| n.message.as_str()).collect();
+    format!("{} fuel {} notes {notes:?} errors {errors:?}", report.verdict.word(), report.fuel_spent)
+}
+
+/// The lines a diagnostic's labels point at.
+fn lines(d: &Diag) -> Vec<usize> {
+    let text = d.source.as_ref().map_or("", |s| s.inner().as_str());
+    d.labels.iter().map(|(span, _)| line_column(text, span.start).0).collect()
+}
+
+fn both(events: &[String], limits: Limits) -> (String, String) {
+    let transcript = format!("{{rules: in_place.rules, players: [a, b], events: [{}]}}", events.join(", "));
+    let check = |in_place| outcome(&rules(in_place, limits).check_text("t", &transcript));
+    (check(true), check(false))
+}
+
+fn limits(fuel: u64, list_items: usize, value_depth: usize) -> Limits {
+    let mut limits = Limits::default();
+    limits.fuel_per_event = fuel;
+    limits.list_items = list_items;
+    limits.value_depth = value_depth;
+    limits
+}
+
+fn event() -> impl Strategy<Value = String> {
+    let items = || proptest::collection::vec(0..4i64, 0..4).prop_map(|xs| format!("{xs:?}"));
+    prop_oneof![
+        items().prop_map(|xs| format!("{{by: a, take: {xs}}}")),
+        items().prop_map(|xs| format!("{{by: a, add: {xs}}}")),
+        (0..12u8).prop_map(|n| format!("{{by: a, push: {n}}}")),
+        (0..12u8).prop_map(|n| format!("{{by: a, pop: {n}}}")),
+        (0..9u8).prop_map(|n| format!("{{by: a, count: {n}}}")),
+        (0..9u8).prop_map(|n| format!("{{by: a, missing: {n}}}")),
+    ]
+}
+
+/// The two forms agree on fixed games that reach each kind of ending.
+#[test]
+fn each_form_gives_what_its_twin_gives() {
+    let default = Limits::default();
+    let cases: [(&[&str], Limits, &str); 6] = [
+        (&["{by: a, take: [2, 9]}", "{by: a, add: [7]}", "{by: a, push: 3}", "{by: a, pop: 3}"], default, "legal"),
+        (&["{by: a, push: 2}", "{by: a, count: 4}", "{by: a, count: 5}"], default, "legal"),
+        // `x` nests 5 deep, and the pile would nest 7.
+        (&["{by: a, push: 5}"], limits(10_000, 100, 6), "more than 6 lists or maps deep"),
+        (&["{by: a, add: [1, 2, 3]}"], limits(10_000, 7, 100), "more than 7 items"),
+        (&["{by: a, take: [1, 2, 3]}"], limits(12, 100, 100), "fuel"),
+        (&["{by: a, missing: 1}"], default, "cannot apply"),
+    ];
+    for (events, limits, expected) in cases {
+        let events: Vec<String> = events.iter().map(|e| e.to_string()).collect();
+        let (in_place, general) = both(&events, limits);
+        assert_eq!(in_place, general, "{events:?}");
+        assert!(in_place.contains(expected), "{events:?}: {in_place}");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// Random games under random limits: the two forms agree on everything a check says.
+    #[test]
+    fn random_games_agree_with_the_general_way(
+        events in proptest::collection::vec(event(), 1..12),
+        fuel in 1..120u64,
+        list_items in 2..14usize,
+        value_depth in 1..10usize,
+    ) {
+        let (in_place, general) = both(&events, limits(fuel, list_items, value_depth));
+        prop_assert_eq!(in_place, general);
+    }
+}
