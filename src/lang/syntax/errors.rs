@@ -378,9 +378,7 @@ fn rule_name(rule: &Rule) -> String {
         Rule::assign_op => "`=`".into(),
         Rule::seat_names => "the players' names".into(),
         Rule::branch => "a branch (`ACTION(arg) by ACTORS { ... }`)".into(),
-        Rule::otherwise => "`otherwise`".into(),
         Rule::block => "`{`".into(),
-        Rule::comprehension => "`for`".into(),
         Rule::ty | Rule::ty_int | Rule::ty_list | Rule::ty_map | Rule::ty_record | Rule::ty_named => "a type".into(),
         Rule::cmp_op
         | Rule::let_cmp_op
@@ -418,7 +416,7 @@ fn rule_name(rule: &Rule) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{is_kept_word, line_of};
+    use super::{comment_start, is_kept_word, line_of};
 
     #[test]
     fn the_line_of_a_position_is_that_line_alone() {
@@ -427,6 +425,16 @@ mod tests {
         assert_eq!(line_of(text, 11), "  players 2");
         assert_eq!(line_of(text, 7), "  players 2");
         assert_eq!(line_of(text, text.len()), "flow");
+    }
+
+    #[test]
+    fn a_comment_starts_at_two_slashes_outside_strings() {
+        assert_eq!(comment_start("n = 1 // one"), Some(6));
+        assert_eq!(comment_start("note \"a // b\" // c"), Some(14));
+        // An escaped quote does not end a string; a backslash outside one escapes nothing.
+        assert_eq!(comment_start("note \"\\\" // b\" // c"), Some(15));
+        assert_eq!(comment_start("n = a \\// b"), Some(7));
+        assert_eq!(comment_start("note \"{f(\"//\")}\""), None);
     }
 
     #[test]
