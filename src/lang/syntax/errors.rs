@@ -378,7 +378,9 @@ fn rule_name(rule: &Rule) -> String {
         Rule::assign_op => "`=`".into(),
         Rule::seat_names => "the players' names".into(),
         Rule::branch => "a branch (`ACTION(arg) by ACTORS { ... }`)".into(),
+        Rule::otherwise => "`otherwise`".into(),
         Rule::block => "`{`".into(),
+        Rule::comprehension => "`for`".into(),
         Rule::ty | Rule::ty_int | Rule::ty_list | Rule::ty_map | Rule::ty_record | Rule::ty_named => "a type".into(),
         Rule::cmp_op
         | Rule::let_cmp_op
