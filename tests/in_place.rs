@@ -1,9 +1,9 @@
 //! `PLACE = PLACE + LIST` and `PLACE = PLACE - LIST` are changed where the list is, not
-//! copied (`src/run/in_place.rs`). Here each such statement is held to its twin that the engine
-//! evaluates the general way, `PLACE = (if true then PLACE else []) + LIST`, which reads the
-//! same place with the same fuel: the same verdict, fuel, notes and errors on random events,
-//! under random limits on fuel, list size and nesting (so that each charge is the one that
-//! runs out, and each limit is met, somewhere).
+//! copied (`src/run/in_place.rs`). Here each such statement is held to its twin, which reads the
+//! same value through another name as long (`hand[q]` for `hand[p]`, a local holding the same
+//! list) and so runs the general way, with the same fuel and the same nesting: the same verdict,
+//! fuel, notes and errors (each label's line and column) on random events, under random limits on fuel, list size
+//! and nesting, so that each charge is the one that runs out, and each limit is met, somewhere.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "tests and benchmarks fail loudly")]
 
 use std::path::Path;
@@ -12,7 +12,7 @@ use proptest::prelude::*;
 use shinpan::diag::{Diag, line_column};
 use shinpan::{Limits, Report, Rules};
 
-/// The game; each `READ(...)` is the place the statement reads, written out by `rules`.
+/// The game; each `READ(PLACE|TWIN)` is the place a statement reads, written out by `rules`.
 const GAME: &str = "game in_place
 players 2..2
 action take: list int
@@ -21,6 +21,8 @@ action push: int 0..12
 action pop: int 0..12
 action count: int 0..9
 action missing: int 0..9
+action deep: int 0..5000
+action deeper: int 0..5000
 var hand per player = [1, 2, 3, 2, 1]
 var pile = []
 var total = 0
@@ -32,13 +34,15 @@ flow {
     choose {
       take(xs) by players[0] {
         let p = players[0]
+        let q = p
         let before = hand
-        hand[p] = READ(hand[p]) - xs
+        hand[p] = READ(hand[p]|hand[q]) - xs
         note \"{hand[p]} from {before[p]}\"
       }
       add(xs) by players[0] {
         let p = players[0]
-        hand[p] = READ(hand[p]) + xs
+        let q = p
+        hand[p] = READ(hand[p]|hand[q]) + xs
         note \"{hand[p]}\"
       }
       push(n) by players[0] {
@@ -46,54 +50,78 @@ flow {
         for k in range(1, n) {
           x = [x]
         }
-        let before = pile
-        pile = READ(pile) + [x, n]
-        note \"{len(pile)} from {len(before)}\"
+        let keep = pile
+        pile = READ(pile|keep) + [x, n]
+        note \"{len(pile)} from {len(keep)}\"
       }
       pop(n) by players[0] {
-        pile = READ(pile) - [n, [], n]
+        let keep = pile
+        pile = READ(pile|keep) - [n, [], n]
         note \"{len(pile)}\"
       }
       count(n) by players[0] {
         let ys = pile
-        ys = READ(ys) + [n]
-        total = READ(total) + n
+        let zs = ys
+        ys = READ(ys|zs) + [n]
+        total = total + n
         note \"{len(ys)} {total}\"
       }
       missing(n) by players[0] {
         let p = players[0]
-        seen[p] = READ(seen[p]) + [n]
+        let q = p
+        seen[p] = READ(seen[p]|seen[q]) + [n]
+      }
+      deep(n) by players[0] {
+        sink(n)
+      }
+      deeper(n) by players[0] {
+        if true {
+          sink(n)
+        }
       }
     }
   }
 }
+
+// The statement `n` calls deep, for the nesting limit (each call nests two levels deeper).
+proc sink(k) {
+  if k > 0 {
+    sink(k - 1)
+  } else {
+    let p = players[0]
+    let q = p
+    hand[p] = READ(hand[p]|hand[q]) - [1]
+  }
+}
 ";
 
-/// The game with each place read as written (changed in place) or through an `if` (the
-/// general way).
+/// The game with each place read as written (changed in place) or through its twin's name
+/// (the general way).
 fn rules(in_place: bool, limits: Limits) -> Rules {
     let mut text = GAME.to_string();
     while let Some(at) = text.find("READ(") {
         let end = at + text[at..].find(") ").unwrap();
-        let place = text[at + 5..end].to_string();
-        let read = if in_place { place } else { format!("(if true then {place} else [])") };
+        let (place, twin) = text[at + 5..end].split_once('|').unwrap();
+        assert_eq!(place.len(), twin.len(), "{place} and {twin} stand at the same places");
+        let read = if in_place { place } else { twin }.to_string();
         text.replace_range(at..=end, &read);
     }
     Rules::from_text("in_place.rules", &text, Path::new(".")).unwrap().with_limits(limits)
 }
 
-/// What a check says, with each error's lines but not its columns (the twin's statements are
-/// longer).
+/// What a check says, with the place of each error's labels (a twin's name is as long as the
+/// place it stands for, so the two forms' statements stand at the same places).
 fn outcome(report: &Report) -> String {
-    let errors: Vec<(&str, Vec<usize>)> = report.spec_errors.iter().map(|d| (d.message.as_str(), lines(d))).collect();
+    let errors: Vec<(&str, Vec<(usize, usize)>)> =
+        report.spec_errors.iter().map(|d| (d.message.as_str(), places(d))).collect();
     let notes: Vec<&str> = report.notes.iter().map(|n| n.message.as_str()).collect();
     format!("{} fuel {} notes {notes:?} errors {errors:?}", report.verdict.word(), report.fuel_spent)
 }
 
-/// The lines a diagnostic's labels point at.
-fn lines(d: &Diag) -> Vec<usize> {
+/// The line and column each of a diagnostic's labels points at.
+fn places(d: &Diag) -> Vec<(usize, usize)> {
     let text = d.source.as_ref().map_or("", |s| s.inner().as_str());
-    d.labels.iter().map(|(span, _)| line_column(text, span.start).0).collect()
+    d.labels.iter().map(|(span, _)| line_column(text, span.start)).collect()
 }
 
 fn both(events: &[String], limits: Limits) -> (String, String) {
@@ -141,6 +169,24 @@ fn each_form_gives_what_its_twin_gives() {
         assert_eq!(in_place, general, "{events:?}");
         assert!(in_place.contains(expected), "{events:?}: {in_place}");
     }
+}
+
+/// The statement run deeper and deeper, by both actions (one nests a level deeper than the
+/// other), until the nesting limit stops the rules at its read, its operator or the statement:
+/// each depth gives the same in both forms.
+#[test]
+fn at_the_nesting_limit_each_form_gives_what_its_twin_gives() {
+    let mut deep = Limits::default();
+    deep.call_depth = 10_000;
+    let mut stopped = 0;
+    for action in ["deep", "deeper"] {
+        for n in 990..1000 {
+            let (in_place, general) = both(&[format!("{{by: a, {action}: {n}}}")], deep);
+            assert_eq!(in_place, general, "{action}: {n}");
+            stopped += usize::from(general.contains("more than 2000 deep"));
+        }
+    }
+    assert!((2..18).contains(&stopped), "the limit is met within the depths tried ({stopped} of 20)");
 }
 
 proptest! {
