@@ -23,10 +23,13 @@ action count: int 0..9
 action missing: int 0..9
 action deep: int 0..5000
 action deeper: int 0..5000
+action unnest: int 0..3
 var hand per player = [1, 2, 3, 2, 1]
 var pile = []
 var total = 0
 var seen = {}
+// Nested three deep in each seat's entry: a variable's first value is not held to the limits.
+var nested per player = [[[1]], 1, 2]
 scores {}
 winners []
 flow {
@@ -70,6 +73,12 @@ flow {
         let p = players[0]
         let q = p
         seen[p] = READ(seen[p]|seen[q]) + [n]
+      }
+      unnest(n) by players[0] {
+        let p = players[0]
+        let q = p
+        nested[p] = READ(nested[p]|nested[q]) - [n]
+        note \"{nested[p]}\"
       }
       deep(n) by players[0] {
         sink(n)
@@ -147,6 +156,7 @@ fn event() -> impl Strategy<Value = String> {
         (0..12u8).prop_map(|n| format!("{{by: a, pop: {n}}}")),
         (0..9u8).prop_map(|n| format!("{{by: a, count: {n}}}")),
         (0..9u8).prop_map(|n| format!("{{by: a, missing: {n}}}")),
+        (0..3u8).prop_map(|n| format!("{{by: a, unnest: {n}}}")),
     ]
 }
 
@@ -154,7 +164,7 @@ fn event() -> impl Strategy<Value = String> {
 #[test]
 fn each_form_gives_what_its_twin_gives() {
     let default = Limits::default();
-    let cases: [(&[&str], Limits, &str); 6] = [
+    let cases: [(&[&str], Limits, &str); 9] = [
         (&["{by: a, take: [2, 9]}", "{by: a, add: [7]}", "{by: a, push: 3}", "{by: a, pop: 3}"], default, "legal"),
         (&["{by: a, push: 2}", "{by: a, count: 4}", "{by: a, count: 5}"], default, "legal"),
         // `x` nests 5 deep, and the pile would nest 7.
@@ -162,6 +172,11 @@ fn each_form_gives_what_its_twin_gives() {
         (&["{by: a, add: [1, 2, 3]}"], limits(10_000, 7, 100), "more than 7 items"),
         (&["{by: a, take: [1, 2, 3]}"], limits(12, 100, 100), "fuel"),
         (&["{by: a, missing: 1}"], default, "cannot apply"),
+        // A hand one level deep, and no level left below `hand[p]`.
+        (&["{by: a, deep: 0}"], limits(10_000, 100, 1), "more than 1 lists or maps deep"),
+        // Taking `1` out leaves `[[1]]` inside, three levels where two are left below `nested[p]`.
+        (&["{by: a, unnest: 1}"], limits(10_000, 100, 3), "more than 3 lists or maps deep"),
+        (&["{by: a, unnest: 0}"], limits(10_000, 100, 4), "legal"),
     ];
     for (events, limits, expected) in cases {
         let events: Vec<String> = events.iter().map(|e| e.to_string()).collect();
