@@ -257,25 +257,6 @@ impl<'p> Machine<'p> {
         self.burn_n(work, &s.span)
     }
 
-    /// The variable or local an assignment writes.
-    #[inline]
-    pub(super) fn slot_mut<'a>(&'a mut self, target: Target, frame: &'a mut [Value]) -> Option<&'a mut Value> {
-        match target {
-            Target::Global(g) => self.globals.get_mut(g as usize),
-            Target::Local(l) => frame.get_mut(l as usize),
-        }
-    }
-
-    /// Counts a change of a variable, which the results remembered of what reads it wait for.
-    #[inline]
-    pub(super) fn note_change(&mut self, target: Target) {
-        if let Target::Global(g) = target
-            && let Some(count) = self.versions.get_mut(g as usize)
-        {
-            *count = count.wrapping_add(1);
-        }
-    }
-
     fn call_proc(&mut self, p: u16, args: &[X], frame: &mut Vec<Value>, s: &S) -> Run<()> {
         let proc_ = self.callable(p, args, s)?;
         let mut inner = match self.resume.pop() {

@@ -140,6 +140,24 @@ impl Machine<'_> {
         Ok(entries.saturating_mul(per_key))
     }
 
+    /// The variable or local an assignment writes, to change (`assign` finds it the same way).
+    fn slot_mut<'a>(&'a mut self, target: Target, frame: &'a mut [Value]) -> Option<&'a mut Value> {
+        match target {
+            Target::Global(g) => self.globals.get_mut(g as usize),
+            Target::Local(l) => frame.get_mut(l as usize),
+        }
+    }
+
+    /// Counts a change of a variable, which the results remembered of what reads it wait for
+    /// (as `assign` counts it).
+    fn note_change(&mut self, target: Target) {
+        if let Target::Global(g) = target
+            && let Some(count) = self.versions.get_mut(g as usize)
+        {
+            *count = count.wrapping_add(1);
+        }
+    }
+
     /// The variable or local an assignment writes.
     fn slot<'a>(&'a self, target: Target, frame: &'a [Value]) -> Option<&'a Value> {
         match target {
