@@ -230,6 +230,8 @@ impl<'p> Machine<'p> {
         if new.deeper_than(self.limits.value_depth.saturating_sub(keys.len())) {
             return Err(self.too_deep_value(&value.span));
         }
+        // Written out rather than through `in_place`'s helpers for the same: called here, they
+        // cost every assignment (0.3% of a clock TCG game checked).
         if let Target::Global(g) = target
             && let Some(count) = self.versions.get_mut(g as usize)
         {
