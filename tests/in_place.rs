@@ -27,6 +27,7 @@ action unnest: int 0..3
 var hand per player = [1, 2, 3, 2, 1]
 var pile = []
 var total = 0
+var spare = [0]
 var seen = {}
 // Nested three deep in each seat's entry: a variable's first value is not held to the limits.
 var nested per player = [[[1]], 1, 2]
@@ -68,8 +69,12 @@ flow {
         ys = READ(ys|zs) + [n]
         // `+=` of a sum that reads the place: never in place (it adds the sum, place and all).
         ys += ys + [n]
+        // Another variable or local read on the right: never in place.
+        let one = [n]
+        ys = one + ys
+        spare = pile + [n]
         total = total + n
-        note \"{len(ys)} {total}\"
+        note \"{len(ys)} {len(spare)} {total}\"
       }
       missing(n) by players[0] {
         let p = players[0]
@@ -168,8 +173,8 @@ fn each_form_gives_what_its_twin_gives() {
     let default = Limits::default();
     let cases: [(&[&str], Limits, &str); 9] = [
         (&["{by: a, take: [2, 9]}", "{by: a, add: [7]}", "{by: a, push: 3}", "{by: a, pop: 3}"], default, "legal"),
-        // The pile's 2 items, 1 more, then those 3 and 4 more: 7.
-        (&["{by: a, push: 2}", "{by: a, count: 4}", "{by: a, count: 5}"], default, r#""7 4", "7 9""#),
+        // The pile's 2 items, 1 more, those 3 and 4 more, and 1 before them: 8; the pile and 1: 3.
+        (&["{by: a, push: 2}", "{by: a, count: 4}", "{by: a, count: 5}"], default, r#""8 3 4", "8 3 9""#),
         // `x` nests 5 deep, and the pile would nest 7.
         (&["{by: a, push: 5}"], limits(10_000, 100, 6), "more than 6 lists or maps deep"),
         (&["{by: a, add: [1, 2, 3]}"], limits(10_000, 7, 100), "more than 7 items"),
