@@ -28,6 +28,10 @@ var hand per player = [1, 2, 3, 2, 1]
 var pile = []
 var total = 0
 var spare = [0]
+var named = {a: [1], b: [2]}
+var numbered = zip_map([0, 1], [[1], [2]])
+param lower: int = 0
+param upper: int = 1
 var seen = {}
 // Nested three deep in each seat's entry: a variable's first value is not held to the limits.
 var nested per player = [[[1]], 1, 2]
@@ -47,7 +51,12 @@ flow {
         let p = players[0]
         let q = p
         hand[p] = READ(hand[p]|hand[q]) + xs
-        note \"{hand[p]}\"
+        // Another key read on the right: never in place.
+        let o = players[1]
+        hand[o] = hand[p] + []
+        named[\"a\"] = named[\"b\"] + []
+        numbered[lower] = numbered[upper] + []
+        note \"{hand[p]} {hand[o]} {named[\"a\"]} {numbered[lower]}\"
       }
       push(n) by players[0] {
         let x = []
@@ -172,7 +181,11 @@ fn event() -> impl Strategy<Value = String> {
 fn each_form_gives_what_its_twin_gives() {
     let default = Limits::default();
     let cases: [(&[&str], Limits, &str); 9] = [
-        (&["{by: a, take: [2, 9]}", "{by: a, add: [7]}", "{by: a, push: 3}", "{by: a, pop: 3}"], default, "legal"),
+        (
+            &["{by: a, take: [2, 9]}", "{by: a, add: [7]}", "{by: a, push: 3}", "{by: a, pop: 3}"],
+            default,
+            "[1, 3, 2, 1, 7] [1, 3, 2, 1, 7] [2] [2]",
+        ),
         // The pile's 2 items, 1 more, those 3 and 4 more, and 1 before them: 8; the pile and 1: 3.
         (&["{by: a, push: 2}", "{by: a, count: 4}", "{by: a, count: 5}"], default, r#""8 3 4", "8 3 9""#),
         // `x` nests 5 deep, and the pile would nest 7.
