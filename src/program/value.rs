@@ -99,7 +99,7 @@ impl Value {
     /// weighs `[]` and stops, without walking the deck. A weight is never below 1, so a side
     /// that weighs 1 spares weighing the other.
     // Inlined where `==` and `!=` compare: left to the compiler, it is called out of line there
-    // once other callers of the operators' code appear (0.1% of a Hangover game checked).
+    // once other callers of the operators' code appear (0.1% of the instructions of checking).
     #[inline(always)]
     pub fn lighter_weight(a: &Value, b: &Value, cap: usize) -> usize {
         // Most comparisons have a side that is neither a text nor a collection: it weighs 1,
