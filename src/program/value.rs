@@ -124,31 +124,17 @@ impl Value {
         }
     }
 
-    /// The weight of a list of these items when none of them is a list or map (a hand of
-    /// cards), counted without a walk; `None` otherwise.
-    #[inline]
-    pub fn flat_weight(items: &[Value]) -> Option<usize> {
-        items.iter().try_fold(1usize, |n, v| Some(n + v.scalar_weight()?))
-    }
-
-    /// The weight of a value that is neither a list nor a map.
-    #[inline]
-    fn scalar_weight(&self) -> Option<usize> {
-        match self {
+    fn collection_weight(&self, cap: usize) -> usize {
+        // Most lists and maps are flat: counted without a walk.
+        let flat = |v: &Value| match v {
             Value::List(_) | Value::Map(_) => None,
             Value::Str(s) => Some(1 + s.len() / 16),
             _ => Some(1),
-        }
-    }
-
-    fn collection_weight(&self, cap: usize) -> usize {
-        // Most lists and maps are flat: counted without a walk.
+        };
         let quick = match self {
-            Value::List(items) => Value::flat_weight(items),
-            Value::Map(entries) => {
-                entries.iter().try_fold(1usize, |n, (k, v)| Some(n + k.scalar_weight()? + v.scalar_weight()?))
-            }
-            other => other.scalar_weight(),
+            Value::List(items) => items.iter().try_fold(1usize, |n, v| Some(n + flat(v)?)),
+            Value::Map(entries) => entries.iter().try_fold(1usize, |n, (k, v)| Some(n + flat(k)? + flat(v)?)),
+            other => flat(other),
         };
         if let Some(n) = quick {
             return n;

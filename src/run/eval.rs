@@ -387,13 +387,14 @@ impl Machine<'_> {
             (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge, Value::Enum(e, p), Value::Enum(f, q)) if e == f => {
                 Ok(Value::Bool(ordered(op, p, q)))
             }
-            _ => Err(self.cannot_apply(x, &l, &r)),
+            _ => Err(self.cannot_apply(x, l.type_name(), r.type_name())),
         }
     }
 
+    /// An operator given values of types it does not take, named as `Value::type_name` names them.
     #[cold]
-    pub(super) fn cannot_apply(&self, x: &X, l: &Value, r: &Value) -> Stop {
-        self.spec_error(&x.span, format!("cannot apply this operator to {} and {}", l.type_name(), r.type_name()))
+    pub(super) fn cannot_apply(&self, x: &X, left: &str, right: &str) -> Stop {
+        self.spec_error(&x.span, format!("cannot apply this operator to {left} and {right}"))
     }
 
     /// Whether `==` between these values can be true: values of different kinds never are,

@@ -71,7 +71,7 @@ impl Machine<'_> {
         let Some(root) = self.slot(statement.target, frame) else { return false };
         let (Some(place @ Value::List(items)), true) = entry(root, statement.key.as_ref()) else { return false };
         let depth = self.depth_below(statement);
-        statement.op == BinOp::Add || (Value::flat_weight(items).is_some() && depth >= 1) || !place.deeper_than(depth)
+        statement.op == BinOp::Add || (is_flat(items) && depth >= 1) || !place.deeper_than(depth)
     }
 
     /// How deep the assignment lets a new value nest, below its path's own level.
@@ -118,7 +118,7 @@ impl Machine<'_> {
             (items.len(), if statement.op == BinOp::Sub { list.weight(cap) } else { 0 })
         };
         let Value::List(more) = more else {
-            return Err(self.cannot_apply(value, &Value::List(std::rc::Rc::default()), &more));
+            return Err(self.cannot_apply(value, "list", more.type_name()));
         };
         if statement.op == BinOp::Add {
             self.size_ok(had + more.len(), value)?;
@@ -131,7 +131,7 @@ impl Machine<'_> {
         let entries = root.as_deref().map_or(0, entries);
         let place = root.and_then(|root| entry_mut(root, statement.key.as_ref()));
         if let Some(place) = place
-            && !change(place, statement.op, &more, depth)
+            && !alter(place, statement.op, &more, depth)
         {
             return Err(self.too_deep_value(&value.span));
         }
@@ -170,7 +170,7 @@ impl Machine<'_> {
 /// Adds `more` to the list at `place` or takes its items out, as `+` and `-` would build the
 /// new list. False, with the list as it was, where what `+` made nests deeper than `depth`
 /// (the assignment refuses to store it); what `-` leaves was looked at before it ran.
-fn change(place: &mut Value, op: BinOp, more: &[Value], depth: usize) -> bool {
+fn alter(place: &mut Value, op: BinOp, more: &[Value], depth: usize) -> bool {
     let Value::List(list) = place else { return true };
     let Some(items) = unshared(list) else { return true };
     let had = items.len();
@@ -188,6 +188,11 @@ fn change(place: &mut Value, op: BinOp, more: &[Value], depth: usize) -> bool {
         items.truncate(had);
     }
     false
+}
+
+/// Whether no item of a list is a list or map (a hand of cards): the list nests one level.
+fn is_flat(items: &[Value]) -> bool {
+    !items.iter().any(|v| matches!(v, Value::List(_) | Value::Map(_)))
 }
 
 /// How many entries a map has (none for anything else).
