@@ -74,6 +74,7 @@ pub fn text_of(bytes: Vec<u8>, max: u64, lossy: bool) -> Result<String, Unread> 
 /// that a file swapped for a pipe in between is refused too; the size is checked as the file
 /// is read, not only as its metadata says.
 pub fn read_bytes(path: &Path, max: u64) -> Result<Vec<u8>, Unread> {
+    note_read(path);
     if let Some(found) = given_file(path) {
         let bytes = found?;
         if bytes.len() as u64 > max {
@@ -197,6 +198,43 @@ pub struct Looked {
 
 thread_local! {
     static GIVEN: RefCell<Option<Rc<Given>>> = const { RefCell::new(None) };
+    /// The paths read while `recording_reads` runs; `None` when it does not.
+    static READS: RefCell<Option<Vec<PathBuf>>> = const { RefCell::new(None) };
+}
+
+/// Runs `run`, and gives with what it gives every path it read (or tried to read: a file
+/// missing now may be there later) through `read_bytes`, in order, each once: the files that
+/// rules compiled inside were made from, so that an edit to any of them can be noticed. The
+/// paths read inside a recording that runs inside another are the outer one's too.
+pub fn recording_reads<T>(run: impl FnOnce() -> T) -> (T, Vec<PathBuf>) {
+    /// Puts back the outer recording, with this one's paths, however `run` ends.
+    struct Restore(Option<Vec<PathBuf>>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            let outer = self.0.take();
+            READS.with(|r| {
+                let inner = std::mem::replace(&mut *r.borrow_mut(), outer).unwrap_or_default();
+                inner.iter().for_each(|path| note_read(path));
+            });
+        }
+    }
+    let outer = READS.with(|r| r.borrow_mut().replace(vec![]));
+    let restore = Restore(outer);
+    let out = run();
+    let read = READS.with(|r| r.borrow().clone().unwrap_or_default());
+    drop(restore);
+    (out, read)
+}
+
+/// Adds a path read to the recording under way, if one is.
+fn note_read(path: &Path) {
+    READS.with(|r| {
+        if let Some(list) = r.borrow_mut().as_mut()
+            && !list.iter().any(|p| p == path)
+        {
+            list.push(path.to_path_buf());
+        }
+    });
 }
 
 /// Runs `run` with `files` (each a file name and its bytes) as the only files this thread
@@ -417,7 +455,10 @@ fn cut_to(buf: &mut Vec<u8>, max: usize, too_long: bool) -> bool {
 mod tests {
     use std::path::Path;
 
-    use super::{exists, given_key, read_line_within, read_rules, real_file_with_extension, size_words, with_given};
+    use super::{
+        exists, given_key, read_line_within, read_rules, real_file_with_extension, recording_reads, size_words,
+        with_given,
+    };
 
     /// Files given in memory are found by file name wherever the path leads, with the limit
     /// of their kind; a name not given is missing and reported; outside, the filesystem is read.
@@ -442,6 +483,33 @@ mod tests {
         assert_eq!(looked.found, ["parent.rules", "big.rules"]);
         assert_eq!(given_key(), 0);
         assert!(exists(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml"))));
+    }
+
+    /// A recording lists each path read (or looked for) once, in order; one inside another
+    /// adds its paths to the outer one; none is kept once the outermost has ended, even when
+    /// its run panicked.
+    #[test]
+    fn reads_are_recorded_while_a_recording_runs() {
+        let manifest = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml"));
+        let missing = Path::new("no/such/file.rules");
+        let (inner, outer) = recording_reads(|| {
+            assert!(read_rules(missing).is_err());
+            let ((), inner) = recording_reads(|| {
+                assert!(read_rules(manifest).is_ok());
+                assert!(read_rules(missing).is_err());
+            });
+            assert!(read_rules(manifest).is_ok());
+            inner
+        });
+        assert_eq!(inner, [manifest, missing]);
+        assert_eq!(outer, [missing, manifest]);
+        let ((), after) = recording_reads(|| ());
+        assert!(after.is_empty());
+        let panicked = std::panic::catch_unwind(|| recording_reads(|| read_rules(manifest).map(|_| panic!("read"))));
+        assert!(panicked.is_err());
+        assert!(super::READS.with(|r| r.borrow().is_none()), "no recording is left running");
+        assert!(read_rules(manifest).is_ok());
+        assert!(super::READS.with(|r| r.borrow().is_none()));
     }
 
     /// A limit is said in MiB when it is a whole number of them, else in bytes.

@@ -15,6 +15,8 @@
 //! # Ok::<(), shinpan::RulesError>(())
 //! ```
 
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
@@ -92,10 +94,8 @@ impl Rules {
     pub fn new(name_or_path: &str) -> Result<Rules, RulesError> {
         let name = Checker::new(Some(name_or_path.to_string())).rules_override.unwrap_or_default();
         let given = name_or_path.to_string();
-        let origin = origin_of_named(&name);
-        let rules = Rules { origin, name, text: None, variant: vec![], given, limits: Limits::DEFAULT };
-        rules.with_program(|_| ())?;
-        Ok(rules)
+        let own = origin_of_named(&name);
+        Rules { origin: own.clone(), name, text: None, variant: vec![], given, limits: Limits::DEFAULT }.made_from(own)
     }
 
     /// Rules given as the text of a rules file: `label` names them in diagnostics and in the
@@ -120,12 +120,37 @@ impl Rules {
         // The rules it extends and its card pool may be files given in memory: other files,
         // other rules.
         crate::files::given_key().hash(&mut hasher);
-        let origin = format!("{label}\u{0}text {:x}", hasher.finish());
+        let own = format!("{label}\u{0}text {:x}", hasher.finish());
         let text = Some(Arc::new((text.to_string(), base.to_path_buf())));
         let given = label.to_string();
-        let rules = Rules { origin, name: label.to_string(), text, variant: vec![], given, limits: Limits::DEFAULT };
-        rules.with_program(|_| ())?;
-        Ok(rules)
+        let rules = Rules {
+            origin: own.clone(),
+            name: label.to_string(),
+            text,
+            variant: vec![],
+            given,
+            limits: Limits::DEFAULT,
+        };
+        rules.made_from(own)
+    }
+
+    /// These rules compiled now on this thread, kept under `own` (their own text's origin)
+    /// and what the files they read besides hold now (the rules they extend, and theirs), so
+    /// that rules made again after any of those files was edited are compiled again. Which
+    /// files those are is known once the rules have been compiled: the first time, or when an
+    /// edit made them read others, the rules compiled here are kept under the key that names
+    /// them.
+    fn made_from(mut self, own: String) -> Result<Rules, RulesError> {
+        self.origin = with_files_read(&own);
+        let compiled = self.with_program(|_| ());
+        let read = self.with_checker(|c| c.files_read().to_vec());
+        if remember_files_read(&own, read) {
+            let before = self.key();
+            self.origin = with_files_read(&own);
+            crate::report::check::rename_checker(&before, &self.key());
+        }
+        compiled?;
+        Ok(self)
     }
 
     /// The same rules with a parameter set over the default and over every transcript's own
@@ -463,14 +488,55 @@ fn origin_of_named(name: &str) -> String {
     if crate::lang::specs::builtin(name).is_some() {
         return name.to_string();
     }
-    match crate::files::read_bytes(Path::new(name), crate::files::MAX_RULES_BYTES) {
-        Ok(bytes) => {
-            let mut hasher = std::collections::hash_map::DefaultHasher::new();
-            bytes.hash(&mut hasher);
-            format!("{name}\u{0}file {:x}", hasher.finish())
-        }
-        Err(_) => name.to_string(),
+    match fingerprint(Path::new(name)) {
+        Some(print) => format!("{name}\u{0}file {print:x}"),
+        None => name.to_string(),
     }
+}
+
+/// A hash of a rules file's bytes as they are now; `None` when it cannot be read.
+fn fingerprint(path: &Path) -> Option<u64> {
+    let bytes = crate::files::read_bytes(path, crate::files::MAX_RULES_BYTES).ok()?;
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    bytes.hash(&mut hasher);
+    Some(hasher.finish())
+}
+
+thread_local! {
+    /// The files that compiling rules read besides their own text, by that text's origin
+    /// (`made_from`): the rules they extend, and theirs.
+    static FILES_READ: RefCell<HashMap<String, Vec<PathBuf>>> = RefCell::new(HashMap::new());
+}
+
+/// The most origins whose files read a thread remembers; past it, it starts again (and rules
+/// made then are compiled once more).
+const MAX_REMEMBERED_ORIGINS: usize = 256;
+
+/// `own`, with each file its rules were last seen to read and a hash of that file as it is
+/// now (or that it cannot be read).
+fn with_files_read(own: &str) -> String {
+    let read = FILES_READ.with(|known| known.borrow().get(own).cloned().unwrap_or_default());
+    let mut origin = own.to_string();
+    for path in read {
+        let print = fingerprint(&path).map_or_else(|| "unreadable".to_string(), |p| format!("{p:x}"));
+        origin.push_str(&format!("\u{0}{}\u{0}{print}", path.display()));
+    }
+    origin
+}
+
+/// Remembers the files that compiling the rules of `own` read; whether that is news.
+fn remember_files_read(own: &str, read: Vec<PathBuf>) -> bool {
+    FILES_READ.with(|known| {
+        let mut known = known.borrow_mut();
+        if known.get(own).map_or(read.is_empty(), |before| *before == read) {
+            return false;
+        }
+        if known.len() >= MAX_REMEMBERED_ORIGINS {
+            known.clear();
+        }
+        known.insert(own.to_string(), read);
+        true
+    })
 }
 
 /// What a checker's key says of its limits: nothing for the defaults (so the common key is
@@ -533,5 +599,31 @@ impl Report {
     /// `Checking::replay` and its transcript could be read.
     pub fn page(&self) -> Option<String> {
         crate::report::page::page(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Rules;
+
+    /// Rules that extend a file are compiled once: what was compiled before the file they read
+    /// was known is kept under the key that names that file, not compiled again there.
+    #[test]
+    fn rules_that_extend_a_file_are_kept_where_they_are_looked_for() {
+        let folder = std::env::temp_dir().join(format!("shinpan-kept-{}", std::process::id()));
+        std::fs::create_dir_all(&folder).unwrap();
+        let coin = "game coin\nplayers 2\nrule r \"a toss\"\naction toss: int 0..1\nscores {}\nwinners []\n\
+                    flow {\n  choose {\n    toss(n) by players[0] {\n    }\n  }\n}\n";
+        std::fs::write(folder.join("base.rules"), coin).unwrap();
+        std::fs::write(folder.join("child.rules"), "extends base.rules\n").unwrap();
+        let rules = Rules::new(folder.join("child.rules").to_str().unwrap()).unwrap();
+        assert!(rules.key().contains("base.rules"), "{:?}", rules.key());
+        let kept = |key: &str| {
+            crate::report::check::with_checker(key, crate::report::check::Checker::default, |c| c.program_count())
+        };
+        assert_eq!(kept(&rules.key()), 1, "the compiled rules are under the key that names the parent");
+        let again = Rules::new(folder.join("child.rules").to_str().unwrap()).unwrap();
+        assert_eq!(again.key(), rules.key());
+        std::fs::remove_dir_all(&folder).unwrap();
     }
 }

@@ -632,6 +632,65 @@ fn rules_made_again_after_their_file_was_edited_are_the_file_as_it_is_now() {
     std::fs::remove_dir_all(&folder).unwrap();
 }
 
+/// The same when only a file the rules read was edited: the rules they `extends` (and the
+/// rules those extend), or a card pool. A file the rules stop reading no longer matters.
+#[test]
+fn rules_made_again_after_a_file_they_read_was_edited_are_those_files_as_they_are_now() {
+    let folder = std::env::temp_dir().join(format!("shinpan-edited-parent-{}", std::process::id()));
+    std::fs::create_dir_all(&folder).unwrap();
+    let coin = |players: &str| {
+        format!(
+            "game coin\nplayers {players}\nrule r \"a toss is 0 or 1\"\naction toss: int 0..1\n\
+             scores {{}}\nwinners []\nflow {{\n  choose {{\n    toss(n) by players[0] {{\n    }}\n  }}\n}}\n"
+        )
+    };
+    std::fs::write(folder.join("base.rules"), coin("2..2")).unwrap();
+    std::fs::write(folder.join("child.rules"), "extends base.rules\n").unwrap();
+    let child = folder.join("child.rules");
+    let name = child.to_str().unwrap();
+    let before = Rules::new(name).unwrap();
+    assert!(before.new_game(2, 1).is_ok());
+    std::fs::write(folder.join("base.rules"), coin("3..3")).unwrap();
+    let after = Rules::new(name).unwrap();
+    assert!(after.new_game(3, 1).is_ok(), "the edited parent is compiled again");
+    assert!(after.new_game(2, 1).is_err());
+    assert!(before.new_game(2, 1).is_ok(), "rules made before keep what they were made from");
+    let given = Rules::from_text("given.rules", "extends base.rules\n", &folder).unwrap();
+    assert!(given.new_game(3, 1).is_ok());
+    // A grandparent: the parent now extends another file, which is then edited.
+    std::fs::write(folder.join("grand.rules"), coin("4..4")).unwrap();
+    std::fs::write(folder.join("base.rules"), "extends grand.rules\n").unwrap();
+    assert!(Rules::new(name).unwrap().new_game(4, 1).is_ok(), "the parent's new parent is read");
+    std::fs::write(folder.join("grand.rules"), coin("5..5")).unwrap();
+    assert!(Rules::new(name).unwrap().new_game(5, 1).is_ok(), "the grandparent's edit is seen");
+    assert!(Rules::from_text("given.rules", "extends base.rules\n", &folder).unwrap().new_game(5, 1).is_ok());
+    std::fs::write(folder.join("grand.rules"), "game coin\nplayers 3\nflow {").unwrap();
+    assert!(Rules::new(name).is_err(), "an edit that breaks the grandparent is seen too");
+    // The parent no longer extends the grandparent: editing that file changes nothing.
+    std::fs::write(folder.join("base.rules"), coin("2..2")).unwrap();
+    let again = Rules::new(name).unwrap();
+    assert!(again.new_game(2, 1).is_ok());
+    std::fs::remove_file(folder.join("grand.rules")).unwrap();
+    assert!(Rules::new(name).unwrap().new_game(2, 1).is_ok(), "a file no longer read is not looked for");
+    // A card pool beside the rules: each transcript reads it as it is.
+    let pool = "game pick\nplayers 2\nrule r \"a pick\"\nparam pool: file = \"cards.yaml\"\n\
+                card Card(v: int) {\n  from pool.cards\n}\naction pick: Card\nscores {}\nwinners []\n\
+                flow {\n  choose {\n    pick(c) by players[0] {\n    }\n  }\n}\n";
+    std::fs::write(folder.join("pick.rules"), pool).unwrap();
+    std::fs::write(folder.join("cards.yaml"), "cards:\n  - {code: A, v: 1}\n").unwrap();
+    let picked = "{rules: pick, players: [a, b], events: [{by: a, pick: A}]}";
+    let pick = folder.join("pick.rules");
+    let rules = Rules::new(pick.to_str().unwrap()).unwrap();
+    assert_eq!(rules.check_text("game", picked).verdict, Verdict::Legal);
+    std::fs::write(folder.join("cards.yaml"), "cards:\n  - {code: B, v: 1}\n").unwrap();
+    assert_eq!(Rules::new(pick.to_str().unwrap()).unwrap().check_text("game", picked).verdict, Verdict::Malformed);
+    assert_eq!(rules.check_text("game", picked).verdict, Verdict::Malformed, "the pool is read for each transcript");
+    let legal = rules.new_game(2, 1).unwrap().legal().unwrap();
+    let events: Vec<Json> = legal.iter().filter_map(|l| l.event()).collect();
+    assert_eq!(events, [json!({"by": "aki", "pick": "B"})], "and for each game begun");
+    std::fs::remove_dir_all(&folder).unwrap();
+}
+
 /// Under `check --all`, where moves stand, a violation at a point that may be left lists that
 /// point's events alone: listing the later points would run the game again for each of many
 /// violations.

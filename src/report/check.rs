@@ -272,6 +272,17 @@ pub(crate) fn with_checker<T>(key: &str, make: impl FnOnce() -> Checker, f: impl
     })
 }
 
+/// Keeps this thread's checker under `old` under `new` instead: rules whose key changed once
+/// they were compiled, when what they read became known.
+pub(crate) fn rename_checker(old: &str, new: &str) {
+    CHECKERS.with(|cell| {
+        let mut checkers = cell.borrow_mut();
+        if let Some(checker) = checkers.remove(old) {
+            checkers.insert(new.to_string(), checker);
+        }
+    })
+}
+
 /// Checks many transcripts, compiling each rules file once.
 #[derive(Default)]
 pub struct Checker {
@@ -282,6 +293,9 @@ pub struct Checker {
     pub builtin_only: bool,
     /// Programs with the cards of their data files, by program and files.
     pooled: HashMap<String, Rc<Program>>,
+    /// The files its programs were compiled from besides their own (the rules they extend),
+    /// each once: rules made again look for an edit to them (`Rules::new`).
+    files_read: Vec<PathBuf>,
     /// Parameters given on the command line (`--variant key=value`): over every transcript's
     /// own `variant`.
     pub variant: Vec<(String, Yaml)>,
@@ -321,7 +335,19 @@ impl Checker {
             inline: None,
             envelopes: HashMap::new(),
             limits: Limits::DEFAULT,
+            files_read: vec![],
         }
+    }
+
+    /// How many rules it has compiled and keeps.
+    #[cfg(test)]
+    pub(crate) fn program_count(&self) -> usize {
+        self.programs.len()
+    }
+
+    /// The files its programs were compiled from besides their own: the rules they extend.
+    pub(crate) fn files_read(&self) -> &[PathBuf] {
+        &self.files_read
     }
 
     /// A checker of every transcript against rules given as text: `label` names them in
@@ -692,8 +718,15 @@ impl Checker {
             self.pooled.clear();
         }
         let data_dir = if builtin.is_some() && inline.is_none() { None } else { Some(dir.clone()) };
+        let files_read = &mut self.files_read;
         let entry = self.programs.entry(key).or_insert_with(|| {
-            crate::resolve::compile_in(&label, &text, &dir).map(|mut p| {
+            let (compiled, read) = crate::files::recording_reads(|| crate::resolve::compile_in(&label, &text, &dir));
+            for path in read {
+                if !files_read.contains(&path) {
+                    files_read.push(path);
+                }
+            }
+            compiled.map(|mut p| {
                 p.data_dir = data_dir;
                 Rc::new(p)
             })

@@ -616,7 +616,7 @@ fn a_rules_name_is_a_built_in_one_or_a_rules_file_never_any_file() {
 }
 
 #[test]
-fn a_rules_file_that_does_not_compile_is_refused_with_its_place() {
+fn a_rules_file_that_does_not_compile_is_refused_with_its_place_until_it_is_mended() {
     let scratch = Scratch::new("referee-broken-rules");
     let broken = scratch.write("broken.rules", "game broken\nplayers 2\n\nrule r \"x\"\n  flow {\n");
     let undeclared = "game odd\nplayers 2\nscores {}\nwinners []\nflow {\n  finish\n}\nvar x = nothere\n";
@@ -633,6 +633,9 @@ fn a_rules_file_that_does_not_compile_is_refused_with_its_place() {
             referee.refuse(json!({"id": 1, "op": "new", "rules": rules, "players": 2}).to_string().as_bytes(), code);
         assert!(reply["error"]["message"].as_str().unwrap().starts_with(&place), "{reply}");
     }
+    // The file extended, mended while the referee runs: the next `new` compiles it again.
+    std::fs::write(&parent, undeclared.replace("nothere", "0")).unwrap();
+    referee.ok(json!({"id": 2, "op": "new", "rules": child, "players": 2}));
     assert_eq!(referee.finish().0, 0);
 }
 
