@@ -95,7 +95,8 @@ impl Rules {
         let name = Checker::new(Some(name_or_path.to_string())).rules_override.unwrap_or_default();
         let given = name_or_path.to_string();
         let own = origin_of_named(&name);
-        Rules { origin: own.clone(), name, text: None, variant: vec![], given, limits: Limits::DEFAULT }.made_from(own)
+        Rules { origin: String::new(), name, text: None, variant: vec![], given, limits: Limits::DEFAULT }
+            .made_from(own)
     }
 
     /// Rules given as the text of a rules file: `label` names them in diagnostics and in the
@@ -124,7 +125,7 @@ impl Rules {
         let text = Some(Arc::new((text.to_string(), base.to_path_buf())));
         let given = label.to_string();
         let rules = Rules {
-            origin: own.clone(),
+            origin: String::new(),
             name: label.to_string(),
             text,
             variant: vec![],
@@ -134,12 +135,12 @@ impl Rules {
         rules.made_from(own)
     }
 
-    /// These rules compiled now on this thread, kept under `own` (their own text's origin)
-    /// and what the files they read besides hold now (the rules they extend, and theirs), so
-    /// that rules made again after any of those files was edited are compiled again. Which
-    /// files those are is known once the rules have been compiled: the first time, or when an
-    /// edit made them read others, the rules compiled here are kept under the key that names
-    /// them.
+    /// These rules (whose origin is set here) compiled now on this thread, kept under `own`
+    /// (their own text's origin) and what the files they read besides hold now (the rules they
+    /// extend, and theirs), so that rules made again after any of those files was edited are
+    /// compiled again. Which files those are is known once the rules have been compiled: the
+    /// first time, or when an edit made them read others, the rules compiled here are kept
+    /// under the key that names them.
     fn made_from(mut self, own: String) -> Result<Rules, RulesError> {
         self.origin = with_files_read(&own);
         let compiled = self.with_program(|_| ());

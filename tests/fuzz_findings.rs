@@ -53,3 +53,45 @@ fn every_fuzz_finding_now_ends_in_a_result() {
         std::thread::Builder::new().stack_size(64 * 1024 * 1024).spawn(move || paths.iter().for_each(|p| replay(p)));
     worker.unwrap().join().unwrap();
 }
+
+/// The `live_game` target's steps on scripts made here, so that what the target holds (a
+/// refused event changes nothing and gets `check`'s verdict, whole; `undo` gives back the game
+/// before; a game's verdict is `check`'s of its transcript) is held in every test run, not
+/// only when the fuzzer runs: every kind of step on every built-in game, among them events
+/// that are out of turn, name no action, or are not JSON at all.
+#[test]
+fn the_live_game_steps_hold_on_scripted_games() {
+    let steps = [
+        "legal",
+        "take 3",
+        "give 5",
+        "draw",
+        "draw 9",
+        "undo",
+        "clone",
+        "reseed 9",
+        "verdict",
+        "look",
+        "resume",
+        r#"named ["x", "y", "z", "w"]"#,
+        r#"{"by": "ben", "play": "R1"}"#,
+        r#"{"by": "aki", "pass": null}"#,
+        r#"{"by": "nobody"}"#,
+        "7",
+        "not json",
+    ];
+    let worker = std::thread::Builder::new().stack_size(64 * 1024 * 1024).spawn(move || {
+        for pick in 0..=u8::MAX {
+            // A fixed sequence of steps for each first byte (a linear congruential generator).
+            let mut state = u64::from(pick).wrapping_mul(2_654_435_761).wrapping_add(1);
+            let mut data = vec![pick];
+            for _ in 0..30 {
+                state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+                data.extend_from_slice(steps[(state >> 33) as usize % steps.len()].as_bytes());
+                data.push(b'\n');
+            }
+            live_game_steps::run(&data);
+        }
+    });
+    worker.unwrap().join().unwrap();
+}
