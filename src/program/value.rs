@@ -139,17 +139,31 @@ impl Value {
         if let Some(n) = quick {
             return n;
         }
+        // Each collection's scalars are counted where they are met; only its collections wait
+        // their turn. Past `cap` the walk stops, at most one collection's items later.
         let mut count = 0usize;
         let mut pending: Vec<&Value> = vec![self];
+        /// A scalar's weight, or 0 for a collection, which waits its turn.
+        fn meet<'v>(v: &'v Value, pending: &mut Vec<&'v Value>) -> usize {
+            match v {
+                Value::List(_) | Value::Map(_) => {
+                    pending.push(v);
+                    0
+                }
+                Value::Str(s) => 1 + s.len() / 16,
+                _ => 1,
+            }
+        }
         while let Some(v) = pending.pop() {
             count += 1;
             if count > cap {
                 break;
             }
             match v {
-                Value::List(items) => pending.extend(items.iter()),
-                Value::Map(entries) => pending.extend(entries.iter().flat_map(|(k, v)| [k, v])),
-                Value::Str(s) => count += s.len() / 16,
+                Value::List(items) => items.iter().for_each(|item| count += meet(item, &mut pending)),
+                Value::Map(entries) => {
+                    entries.iter().for_each(|(k, v)| count += meet(k, &mut pending) + meet(v, &mut pending))
+                }
                 _ => {}
             }
         }
@@ -279,6 +293,45 @@ mod tests {
             for b in &values {
                 assert_eq!(a.same(b), a == b, "{a:?} {b:?}");
                 assert_eq!(a.same(&fresh(b)), a == b, "{a:?} and a fresh {b:?}");
+            }
+        }
+    }
+
+    /// A weight is the plain definition (one for each value inside, a list or map counted too,
+    /// and one more for every 16 bytes of a text) whenever that is within the cap, and past the
+    /// cap whenever that is: flat and nested lists and maps, texts as items and keys, a list
+    /// shared many times over.
+    #[test]
+    fn a_weight_counts_every_value_inside() {
+        fn plain(v: &Value) -> usize {
+            match v {
+                Value::List(items) => 1 + items.iter().map(plain).sum::<usize>(),
+                Value::Map(entries) => 1 + entries.iter().map(|(k, v)| plain(k) + plain(v)).sum::<usize>(),
+                Value::Str(s) => 1 + s.len() / 16,
+                _ => 1,
+            }
+        }
+        let flat = Value::list((0..50).map(Value::Int).collect());
+        let text = Value::str(&"x".repeat(100));
+        let nested =
+            Value::list(vec![flat.clone(), Value::list(vec![]), text.clone(), Value::list(vec![text.clone()])]);
+        let keyed =
+            Value::map(vec![(text.clone(), nested.clone()), (nested.clone(), Value::Null), (Value::Int(1), text)]);
+        let values = [
+            Value::Int(3),
+            flat.clone(),
+            nested.clone(),
+            keyed.clone(),
+            Value::list(vec![nested; 40]),
+            Value::map(vec![(Value::Player(0), flat), (Value::Player(1), keyed)]),
+        ];
+        for v in &values {
+            let exact = plain(v);
+            for cap in [0, 1, 2, 5, 50, 51, 52, exact - 1, exact, exact + 1, usize::MAX] {
+                match v.weight(cap) {
+                    w if exact <= cap => assert_eq!(w, exact, "{v:?} cap {cap}"),
+                    w => assert!(w > cap, "{v:?} cap {cap}: {w}"),
+                }
             }
         }
     }
