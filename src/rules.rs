@@ -625,6 +625,12 @@ mod tests {
         assert_eq!(kept(&rules.key()), 1, "the compiled rules are under the key that names the parent");
         let again = Rules::new(folder.join("child.rules").to_str().unwrap()).unwrap();
         assert_eq!(again.key(), rules.key());
+        // Other rules that extend a file, made in between, leave what was remembered of these.
+        std::fs::write(folder.join("other.rules"), "extends base.rules\n").unwrap();
+        Rules::new(folder.join("other.rules").to_str().unwrap()).unwrap();
+        let compiled = rules.program().unwrap();
+        let third = Rules::new(folder.join("child.rules").to_str().unwrap()).unwrap();
+        assert!(std::rc::Rc::ptr_eq(&third.program().unwrap(), &compiled), "not compiled again");
         std::fs::remove_dir_all(&folder).unwrap();
     }
 }
