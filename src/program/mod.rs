@@ -334,6 +334,18 @@ pub struct Branch {
     /// A `window` record: open only from an `open` of its action until it is taken or the
     /// next event of the flow is.
     pub window: bool,
+    /// Which form of `DrawnFrom` the checks have, worked out the first time it is asked: the
+    /// checks do not change once the rules run, and working it out walks their expressions.
+    pub drawn: std::cell::OnceCell<Drawn>,
+}
+
+/// The form of a branch's `DrawnFrom`, without what it borrows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Drawn {
+    Nowhere,
+    Members,
+    SubLists,
+    Fields,
 }
 
 /// Where a branch's checks say its argument comes from, for `play` and the legal actions of a
@@ -363,8 +375,32 @@ impl Branch {
         (is_arg && !coll.reads_local(self.arg)).then_some(&**coll)
     }
 
-    /// Where the branch's first checks say its argument comes from, if they do.
+    /// Where the branch's first checks say its argument comes from, if they do. Asked at every
+    /// listing of a waiting point's candidates: the form is remembered, and the most common
+    /// ones are then taken from the checks as they stand.
     pub fn drawn_from(&self) -> Option<DrawnFrom<'_>> {
+        let form = *self.drawn.get_or_init(|| match self.drawn_from_checks() {
+            None => Drawn::Nowhere,
+            Some(DrawnFrom::Members(_)) => Drawn::Members,
+            Some(DrawnFrom::SubLists { .. }) => Drawn::SubLists,
+            Some(DrawnFrom::Fields(_)) => Drawn::Fields,
+        });
+        match form {
+            Drawn::Nowhere => None,
+            Drawn::Members => self.first_collection().map(DrawnFrom::Members),
+            Drawn::SubLists | Drawn::Fields => self.drawn_from_checks(),
+        }
+    }
+
+    /// The collection of the first check once it is known to be `require ARG in COLLECTION`.
+    fn first_collection(&self) -> Option<&X> {
+        let St::Require { cond, .. } = &self.checks.first()?.s else { return None };
+        let E::Binary(crate::lang::ast::BinOp::In, _, coll) = &cond.e else { return None };
+        Some(coll)
+    }
+
+    /// `drawn_from`, worked out from the checks.
+    fn drawn_from_checks(&self) -> Option<DrawnFrom<'_>> {
         if let Some(coll) = self.first_membership_check() {
             return Some(DrawnFrom::Members(coll));
         }
@@ -584,4 +620,37 @@ pub struct Look {
     pub group: String,
     pub colour: String,
     pub symbol: Option<String>,
+}
+
+#[cfg(test)]
+#[allow(clippy::panic, reason = "tests fail loudly")]
+mod tests {
+    use super::{Drawn, DrawnFrom};
+
+    /// Where an argument is drawn from is the same when asked again (when the form is
+    /// remembered) as the first time (when it is worked out from the checks), for each form.
+    #[test]
+    fn where_an_argument_is_drawn_from_is_the_same_when_asked_again() {
+        let text = "game t\nplayers 2\nrule r \"x\"\naction a: int\naction b: list int\n\
+                    action c: {x: int, y: int}\naction d: int\nvar pool = [1, 2, 3]\nscores {}\nwinners []\n\
+                    always a(n) by table {\n  require n in pool else r \"no\"\n}\n\
+                    always b(l) by table {\n  require all i in l: i in pool else r \"no\"\n  require len(l) == 2 else r \"two\"\n}\n\
+                    always c(v) by table {\n  require v.x in pool else r \"x\"\n  require v.y in pool else r \"y\"\n}\n\
+                    always d(n) by table {\n  require n > 0 else r \"positive\"\n}\n\
+                    flow {\n  finish\n}\n";
+        let program = crate::resolve::compile("t.rules", text).unwrap_or_else(|d| panic!("{d:?}"));
+        let forms: Vec<Option<Drawn>> = program.always.iter().map(|b| b.drawn.get().copied()).collect();
+        assert_eq!(forms, [None; 4], "nothing is worked out before it is asked");
+        let shown = |d: Option<DrawnFrom<'_>>| format!("{d:?}");
+        let first: Vec<String> = program.always.iter().map(|b| shown(b.drawn_from())).collect();
+        let again: Vec<String> = program.always.iter().map(|b| shown(b.drawn_from())).collect();
+        assert_eq!(first, again);
+        let forms: Vec<Option<Drawn>> = program.always.iter().map(|b| b.drawn.get().copied()).collect();
+        let expected = [Drawn::Members, Drawn::SubLists, Drawn::Fields, Drawn::Nowhere].map(Some);
+        assert_eq!(forms, expected);
+        assert!(first[0].starts_with("Some(Members("), "{}", first[0]);
+        assert!(first[1].contains("len: Some("), "{}", first[1]);
+        assert!(first[2].contains("Str(\"y\")"), "{}", first[2]);
+        assert_eq!(first[3], "None");
+    }
 }

@@ -789,7 +789,20 @@ impl Resolver {
         let checks = self.stmts(check_part, Place { in_checks: true, ..inner });
         let effects = self.effects(effect_part, inner);
         self.pop_scope(mark);
-        Branch { action, arg, actors, actor, guard, choices, checks, effects, span: b.span.clone(), window: false }
+        let span = b.span.clone();
+        Branch {
+            action,
+            arg,
+            actors,
+            actor,
+            guard,
+            choices,
+            checks,
+            effects,
+            span,
+            window: false,
+            drawn: Default::default(),
+        }
     }
 
     /// Effects see the names the checks bound, so they resolve in the same scope.
