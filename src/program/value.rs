@@ -125,16 +125,21 @@ impl Value {
     }
 
     fn collection_weight(&self, cap: usize) -> usize {
+        /// A value's weight when it is no list or map (`weight`).
+        fn scalar_weight(v: &Value) -> Option<usize> {
+            match v {
+                Value::List(_) | Value::Map(_) => None,
+                Value::Str(s) => Some(1 + s.len() / 16),
+                _ => Some(1),
+            }
+        }
         // Most lists and maps are flat: counted without a walk.
-        let flat = |v: &Value| match v {
-            Value::List(_) | Value::Map(_) => None,
-            Value::Str(s) => Some(1 + s.len() / 16),
-            _ => Some(1),
-        };
         let quick = match self {
-            Value::List(items) => items.iter().try_fold(1usize, |n, v| Some(n + flat(v)?)),
-            Value::Map(entries) => entries.iter().try_fold(1usize, |n, (k, v)| Some(n + flat(k)? + flat(v)?)),
-            other => flat(other),
+            Value::List(items) => items.iter().try_fold(1usize, |n, v| Some(n + scalar_weight(v)?)),
+            Value::Map(entries) => {
+                entries.iter().try_fold(1usize, |n, (k, v)| Some(n + scalar_weight(k)? + scalar_weight(v)?))
+            }
+            other => scalar_weight(other),
         };
         if let Some(n) = quick {
             return n;
@@ -145,14 +150,10 @@ impl Value {
         let mut pending: Vec<&Value> = vec![self];
         /// A scalar's weight, or 0 for a collection, which waits its turn.
         fn meet<'v>(v: &'v Value, pending: &mut Vec<&'v Value>) -> usize {
-            match v {
-                Value::List(_) | Value::Map(_) => {
-                    pending.push(v);
-                    0
-                }
-                Value::Str(s) => 1 + s.len() / 16,
-                _ => 1,
-            }
+            scalar_weight(v).unwrap_or_else(|| {
+                pending.push(v);
+                0
+            })
         }
         while let Some(v) = pending.pop() {
             count += 1;
