@@ -147,7 +147,10 @@ impl Value {
         // Each collection's scalars are counted where they are met; only its collections wait
         // their turn. Past `cap` the walk stops, at most one collection's items later.
         let mut count = 0usize;
-        let mut pending: Vec<&Value> = vec![self];
+        // Room for the collections of a deal or a trick at once: grown from one, the stack
+        // was allocated twice for most walks.
+        let mut pending: Vec<&Value> = Vec::with_capacity(16);
+        pending.push(self);
         /// A scalar's weight, or 0 for a collection, which waits its turn.
         fn meet<'v>(v: &'v Value, pending: &mut Vec<&'v Value>) -> usize {
             scalar_weight(v).unwrap_or_else(|| {
@@ -175,11 +178,48 @@ impl Value {
     /// shares its parts (`x = [x, x]` in a loop) is walked once per shared part, not once
     /// per path, so the answer never costs more than the value's size in memory.
     pub fn deeper_than(&self, limit: usize) -> bool {
+        // Most values a game keeps nest two levels at most (a trick of records, a deal of
+        // hands): told by looking at their items, without the walk's count of the work done.
+        if let Some(depth) = self.depth_if_shallow() {
+            return depth > limit;
+        }
         let mut work = 0;
         match self.deeper_than_quickly(limit, &mut work) {
             Some(answer) => answer,
             None => self.depth(&mut HashMap::new()) > limit,
         }
+    }
+
+    /// How many levels of lists and maps this value nests, when that is two at most: `None`
+    /// for a deeper value, and also once the lists and maps inside hold more than `SCANNED`
+    /// items between them (a value that shares one long list many times is left to the walk,
+    /// which measures a shared part once).
+    fn depth_if_shallow(&self) -> Option<usize> {
+        const SCANNED: usize = 4096;
+        fn scalar(v: &Value) -> bool {
+            !matches!(v, Value::List(_) | Value::Map(_))
+        }
+        let mut left = SCANNED;
+        let mut nests = false;
+        let mut flat = |v: &Value| {
+            if scalar(v) {
+                return true;
+            }
+            nests = true;
+            let Some(rest) = left.checked_sub(v.items()) else { return false };
+            left = rest;
+            match v {
+                Value::List(items) => items.iter().all(scalar),
+                Value::Map(entries) => entries.iter().all(|(k, v)| scalar(k) && scalar(v)),
+                _ => true,
+            }
+        };
+        let shallow = match self {
+            Value::List(items) => items.iter().all(&mut flat),
+            Value::Map(entries) => entries.iter().all(|(k, v)| flat(k) && flat(v)),
+            _ => return Some(0),
+        };
+        shallow.then_some(if nests { 2 } else { 1 })
     }
 
     /// The plain walk, for the usual small values; `None` once it has looked at too many
@@ -333,6 +373,50 @@ mod tests {
                     w if exact <= cap => assert_eq!(w, exact, "{v:?} cap {cap}"),
                     w => assert!(w > cap, "{v:?} cap {cap}: {w}"),
                 }
+            }
+        }
+    }
+
+    /// `deeper_than` is the plain depth against the limit, whichever way it is told: two levels
+    /// at most, by the walk, or by the measure of shared parts past the walk's work. Values
+    /// one and two levels deep in lists, maps and keys; three and more; a list of records;
+    /// a long flat list shared past the scan's budget, two levels deep and three.
+    #[test]
+    fn deeper_than_is_the_plain_depth_against_the_limit() {
+        fn plain(v: &Value) -> usize {
+            match v {
+                Value::List(items) => 1 + items.iter().map(plain).max().unwrap_or(0),
+                Value::Map(entries) => 1 + entries.iter().map(|(k, v)| plain(k).max(plain(v))).max().unwrap_or(0),
+                _ => 0,
+            }
+        }
+        let flat = Value::list((0..50).map(Value::Int).collect());
+        let record = Value::map(vec![(Value::str("card"), Value::Card(1)), (Value::str("counts"), Value::Bool(true))]);
+        let two = Value::list(vec![Value::Int(1), flat.clone(), Value::map(vec![])]);
+        let keyed_two = Value::map(vec![(flat.clone(), Value::Int(1))]);
+        let three = Value::list(vec![Value::Int(1), two.clone()]);
+        let keyed_three = Value::map(vec![(Value::Int(1), Value::Null), (two.clone(), Value::Null)]);
+        let shared_two = Value::list(vec![flat.clone(); 200]);
+        // Three levels deep only in its last item, which comes after the scan's budget is spent.
+        let wide_two = Value::list([(0..60).map(Value::Int).collect(), vec![flat.clone()]].concat());
+        let shared_three = Value::list([vec![flat.clone(); 100], vec![wide_two]].concat());
+        let values = [
+            Value::Int(3),
+            Value::list(vec![]),
+            flat,
+            Value::list(vec![record.clone(); 4]),
+            record,
+            two,
+            keyed_two,
+            three.clone(),
+            keyed_three,
+            Value::list(vec![three; 3]),
+            shared_two,
+            shared_three,
+        ];
+        for v in &values {
+            for limit in 0..6 {
+                assert_eq!(v.deeper_than(limit), plain(v) > limit, "{v:?} against {limit}");
             }
         }
     }
