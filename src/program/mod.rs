@@ -33,7 +33,8 @@ pub struct Program {
     pub kinds: Vec<Kind>,
     pub cards: Vec<CardInfo>,
     pub actions: Vec<ActionInfo>,
-    pub action_index: HashMap<String, u16>,
+    /// Looked up for every event read: foldhash, as `by_code` (the names are the rules file's).
+    pub action_index: HashMap<String, u16, foldhash::fast::RandomState>,
     pub vars: Vec<Var>,
     /// The variables a judge sees at a violation, in order (`view`; every variable without one).
     pub view: Vec<u16>,

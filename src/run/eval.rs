@@ -105,14 +105,24 @@ impl Machine<'_> {
         Ok(Value::str(&self.template(parts, frame)?))
     }
 
+    // A list or record written out has as many items as its text: made at that size, rather
+    // than collected through `Result`, which knows no size and grows the list at its first item.
     #[inline(never)]
     fn list_of(&mut self, items: &[X], frame: &mut Vec<Value>) -> Run<Value> {
-        Ok(Value::list(items.iter().map(|i| self.operand(i, frame)).collect::<Run<_>>()?))
+        let mut out = Vec::with_capacity(items.len());
+        for item in items {
+            out.push(self.operand(item, frame)?);
+        }
+        Ok(Value::list(out))
     }
 
     #[inline(never)]
     fn record_of(&mut self, fields: &[(Value, X)], frame: &mut Vec<Value>) -> Run<Value> {
-        Ok(Value::map(fields.iter().map(|(k, v)| Ok((k.clone(), self.operand(v, frame)?))).collect::<Run<_>>()?))
+        let mut out = Vec::with_capacity(fields.len());
+        for (name, field) in fields {
+            out.push((name.clone(), self.operand(field, frame)?));
+        }
+        Ok(Value::map(out))
     }
 
     #[inline(never)]
@@ -1069,15 +1079,28 @@ fn seat_entry<'m>(entries: &'m [(Value, Value)], key: &Value) -> Option<&'m Valu
 /// is weighed by `Value::weight`.
 #[inline]
 fn weigh_and_find(items: &[Value], item: &Value) -> Option<(usize, bool)> {
-    let mut weight = 1usize;
+    // The item's kind is looked at once, not at every comparison: a card, a seat or an int
+    // is compared with each item as a number (`same` compares them so).
+    match *item {
+        Value::Card(card) => weigh_and_find_by(items, |v| matches!(v, Value::Card(c) if *c == card)),
+        Value::Player(seat) => weigh_and_find_by(items, |v| matches!(v, Value::Player(p) if *p == seat)),
+        Value::Int(int) => weigh_and_find_by(items, |v| matches!(v, Value::Int(i) if *i == int)),
+        _ => weigh_and_find_by(items, |v| v.same(item)),
+    }
+}
+
+#[inline(always)]
+fn weigh_and_find_by(items: &[Value], is_item: impl Fn(&Value) -> bool) -> Option<(usize, bool)> {
+    // Each item weighs 1, a text more (`Value::weight`).
+    let mut weight = 1 + items.len();
     let mut found = false;
     for v in items {
-        weight += match v {
+        match v {
             Value::List(_) | Value::Map(_) => return None,
-            Value::Str(s) => 1 + s.len() / 16,
-            _ => 1,
-        };
-        found = found || v.same(item);
+            Value::Str(s) => weight += s.len() / 16,
+            _ => {}
+        }
+        found |= is_item(v);
     }
     Some((weight, found))
 }
@@ -1159,7 +1182,10 @@ pub(super) fn remove_each(a: &mut Vec<Value>, b: &[Value]) {
 
 /// The first item that repeats an earlier one, in one pass.
 fn first_duplicate(items: &[Value]) -> Option<Value> {
-    let mut seen = std::collections::HashSet::with_capacity(items.len());
+    // foldhash: SipHash's resistance to chosen keys costs most of the time here, and the
+    // seed is drawn afresh for every set, so a transcript cannot aim its values at one.
+    let mut seen =
+        std::collections::HashSet::with_capacity_and_hasher(items.len(), foldhash::fast::RandomState::default());
     items.iter().find(|v| !seen.insert(*v)).cloned()
 }
 
@@ -1236,8 +1262,12 @@ mod tests {
     #[test]
     fn weighing_while_searching_agrees_with_weighing_then_searching() {
         let long = Value::str(&"x".repeat(40));
-        let flat = vec![Value::Card(3), long.clone(), Value::Int(7), Value::str("ab"), Value::Null];
-        for item in [Value::Card(3), long, Value::str("x"), Value::Int(7), Value::Null, Value::Int(8)] {
+        let flat = vec![Value::Card(3), long.clone(), Value::Int(7), Value::str("ab"), Value::Null, Value::Player(2)];
+        // Each kind compared as a number is found only as itself: `Card(7)` is not `Int(7)`.
+        let kinds = [Value::Card(7), Value::Card(2), Value::Player(2), Value::Player(3), Value::Int(3), Value::Int(2)];
+        for item in
+            [Value::Card(3), long, Value::str("x"), Value::Int(7), Value::Null, Value::Int(8)].into_iter().chain(kinds)
+        {
             let found = flat.iter().any(|v| v.same(&item));
             assert_eq!(weigh_and_find(&flat, &item), Some((Value::list(flat.clone()).weight(usize::MAX), found)));
         }
