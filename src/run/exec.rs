@@ -551,7 +551,7 @@ impl<'p> Machine<'p> {
         for (block, mut names) in costs {
             self.exec_block(block, &mut names)?;
         }
-        self.play_effects(branch, ambient, &mut own, (c, frame))
+        self.play_effects(branch, ambient, own, (c, frame))
     }
 
     /// Plays an event a random playout drew after it passed its branch's checks: what
@@ -562,22 +562,25 @@ impl<'p> Machine<'p> {
         c: Option<&'p Choose>,
         frame: &mut Vec<Value>,
     ) -> Run<Dispatch> {
-        let super::Passed { branch, ambient, frame: mut own } = passed;
+        let super::Passed { branch, ambient, frame: own } = passed;
         self.consume();
-        self.play_effects(branch, ambient, &mut own, (c, frame))
+        self.play_effects(branch, ambient, own, (c, frame))
     }
 
     /// A taken branch's effects, in its own frame for an `always` branch (`own`), else in the
-    /// waiting point's.
+    /// waiting point's. The frame is kept for the next event (a frame taken and dropped at
+    /// every event was an allocation an event); effects that wait have taken it with them.
     fn play_effects(
         &mut self,
         branch: &'p Branch,
         ambient: bool,
-        own: &mut Vec<Value>,
+        mut own: Vec<Value>,
         at: (Option<&'p Choose>, &mut Vec<Value>),
     ) -> Run<Dispatch> {
         self.close_windows(branch, ambient);
-        self.effects(branch, ambient, own, at)
+        let out = self.effects(branch, ambient, &mut own, at);
+        self.give_frame(own);
+        out
     }
 
     fn effects(

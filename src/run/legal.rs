@@ -99,8 +99,9 @@ impl<'p> Machine<'p> {
         frame: &mut Vec<Value>,
     ) -> Run<Vec<(&'p Branch, Actors, bool)>> {
         let prog = self.prog;
-        let mut open = vec![];
         let own = c.map_or(&[][..], |c| &c.branches[..]);
+        // At its most, every branch is open: made at that size, the list is never grown.
+        let mut open = Vec::with_capacity(own.len() + prog.always.len());
         for b in own {
             if let Some(actors) = self.actors_if_open(b, None, frame)? {
                 open.push((b, actors, false));
@@ -206,9 +207,10 @@ impl<'p> Machine<'p> {
     /// `drawn`, for a random playout, every order of `choices permutations(xs)` is left to be
     /// made when drawn (listing what is legal makes them all, as the rules' value).
     fn candidates(&mut self, c: Option<&'p Choose>, frame: &mut Vec<Value>, drawn: bool) -> Run<Vec<Group<'p>>> {
-        let mut out = vec![];
         let mut scratch = self.take_frame(self.prog.always_locals);
         let open = self.open_branches(c, frame)?;
+        // A group for each actor of each open branch, at the most.
+        let mut out = Vec::with_capacity(open.iter().map(|(_, actors, _)| actors.len()).sum());
         for (i, (b, actors, ambient)) in open.iter().enumerate() {
             let f: &mut Vec<Value> = if *ambient { &mut scratch } else { frame };
             for actor in actors.iter() {
