@@ -427,7 +427,7 @@ pub fn read_line_within(r: &mut impl std::io::BufRead, buf: &mut Vec<u8>, max: u
             return Ok(any.then(|| cut_to(buf, max, too_long)));
         }
         any = true;
-        let end = chunk.iter().position(|&b| b == b'\n');
+        let end = memchr::memchr(b'\n', chunk);
         let part = &chunk[..end.unwrap_or(chunk.len())];
         // One byte more than the cap is kept: the `\r` of a `\r\n` is not the line's.
         let room = max.saturating_add(1).saturating_sub(buf.len());

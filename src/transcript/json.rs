@@ -258,7 +258,7 @@ struct Lines<'t> {
 impl Lines<'_> {
     fn pos(&mut self, offset: usize) -> Pos {
         let upto = offset.min(self.bytes.len());
-        self.line += self.bytes[self.at.min(upto)..upto].iter().filter(|b| **b == b'\n').count();
+        self.line += super::line_feeds(&self.bytes[self.at.min(upto)..upto]);
         self.at = self.at.max(upto);
         Pos { line: self.line, offset }
     }

@@ -132,7 +132,7 @@ impl<'t> Lines<'t> {
 
     /// The line of a value starting at `at` (no earlier than the last one), and its span.
     pub(super) fn at(&mut self, at: usize) -> (usize, Span) {
-        self.line += self.text.as_bytes()[self.counted..at].iter().filter(|b| **b == b'\n').count();
+        self.line += super::line_feeds(&self.text.as_bytes()[self.counted..at]);
         self.counted = at;
         (self.line, self.ends.span_from(at))
     }
@@ -148,7 +148,7 @@ impl<'t> Lines<'t> {
 
 /// The 1-based line of a byte offset.
 fn line_of(text: &str, offset: usize) -> usize {
-    1 + text.as_bytes()[..offset].iter().filter(|b| **b == b'\n').count()
+    1 + super::line_feeds(&text.as_bytes()[..offset])
 }
 
 /// The items of `events`: as their texts, or read against the rules found before them.
