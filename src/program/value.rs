@@ -177,7 +177,13 @@ impl Value {
     /// Whether lists and maps nest more than `limit` deep inside this value. A value that
     /// shares its parts (`x = [x, x]` in a loop) is walked once per shared part, not once
     /// per path, so the answer never costs more than the value's size in memory.
+    // Inlined where it is asked (every value a `let` or an assignment keeps): most are scalars.
+    #[inline]
     pub fn deeper_than(&self, limit: usize) -> bool {
+        matches!(self, Value::List(_) | Value::Map(_)) && self.collection_deeper_than(limit)
+    }
+
+    fn collection_deeper_than(&self, limit: usize) -> bool {
         // Most values a game keeps nest two levels at most (a trick of records, a deal of
         // hands): told by looking at their items, without the walk's count of the work done.
         if let Some(depth) = self.depth_if_shallow() {
