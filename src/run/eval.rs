@@ -1182,8 +1182,8 @@ pub(super) fn remove_each(a: &mut Vec<Value>, b: &[Value]) {
 
 /// The first item that repeats an earlier one, in one pass.
 fn first_duplicate(items: &[Value]) -> Option<Value> {
-    // foldhash: SipHash's resistance to chosen keys costs most of the time here, and the
-    // seed is drawn afresh for every set, so a transcript cannot aim its values at one.
+    // foldhash: SipHash's resistance to chosen keys costs most of the time here, and each set
+    // is seeded afresh (each run at random), so a transcript cannot aim its values at one.
     let mut seen =
         std::collections::HashSet::with_capacity_and_hasher(items.len(), foldhash::fast::RandomState::default());
     items.iter().find(|v| !seen.insert(*v)).cloned()

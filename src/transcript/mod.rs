@@ -702,6 +702,21 @@ fn scan_error(e: &granit_parser::ScanError, text: &str, limits: &Limits) -> Read
 mod tests {
     use super::*;
 
+    /// Line feeds counted a block at a time are those counted one by one: none, a few, a block
+    /// of nothing but line feeds (255 fit the byte a block is counted in), and lengths either
+    /// side of a block's.
+    #[test]
+    fn line_feeds_are_counted_as_one_by_one() {
+        let mixed: Vec<u8> = (0..2000).map(|i| if i % 7 == 0 || i % 11 == 0 { b'\n' } else { b'x' }).collect();
+        let all = [b'\n'; 1000];
+        for text in [&mixed[..], &all[..]] {
+            for len in [0, 1, 7, 254, 255, 256, 510, 511, 1000, text.len()] {
+                let part = &text[..len.min(text.len())];
+                assert_eq!(line_feeds(part), part.iter().filter(|b| **b == b'\n').count(), "{len} bytes");
+            }
+        }
+    }
+
     /// The remembered line gives the same spans as searching afresh for every start, for
     /// starts in order on one line, on several lines, and out of order.
     #[test]
