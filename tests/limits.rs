@@ -88,14 +88,19 @@ fn limits(change: impl FnOnce(&mut Limits)) -> Limits {
     limits
 }
 
-/// Lower reading limits: nesting, values and aliases, for the YAML and the JSON reader alike.
+/// Lower reading limits: nesting, values and aliases, for the YAML and the JSON reader alike,
+/// each a transcript too large (`too-large`), whichever reader or parser finds it.
 #[test]
 fn lower_reading_limits_refuse_what_the_defaults_take() {
     let deep = "{rules: hangover, players: [a, b, c], meta: [[[1]]], events: []}";
     let many = "{\"rules\": \"hangover\", \"players\": [\"a\", \"b\", \"c\"], \"events\": []}";
     let aliased = "rules: hangover\nplayers: [a, b, c]\nmeta: [&x 1, *x]\nevents: []\n";
+    let deep_json = "{\"rules\": \"hangover\", \"players\": [\"a\", \"b\", \"c\"], \"meta\": [[[1]]], \"events\": []}";
+    let deep_block = "rules: hangover\nplayers: [a, b, c]\nmeta:\n  -\n    -\n      - 1\nevents: []\n";
     for (text, limits, message) in [
         (deep, limits(|l| l.transcript_depth = 2), "nest more than 2 deep"),
+        (deep_json, limits(|l| l.transcript_depth = 2), "nest more than 2 deep"),
+        (deep_block, limits(|l| l.transcript_depth = 2), "nest more than 2 deep"),
         (many, limits(|l| l.transcript_values = 6), "more than 6 values"),
         (aliased, limits(|l| l.transcript_aliases = 0), "more than 0 aliases"),
     ] {
@@ -103,6 +108,8 @@ fn lower_reading_limits_refuse_what_the_defaults_take() {
         let lowered = hangover(limits).check_text("t", text);
         assert_eq!(lowered.verdict, Verdict::Malformed, "{text}");
         assert!(lowered.errors[0].message.contains(message), "{text}: {}", lowered.errors[0].message);
+        // Past a limit is a transcript too large, not one written wrong.
+        assert_eq!(lowered.errors[0].problem, Problem::TooLarge, "{text}");
     }
 }
 

@@ -684,17 +684,17 @@ fn too_deep(limits: &Limits) -> String {
     format!("lists and mappings nest more than {} deep", limits.transcript_depth)
 }
 
-/// The parser's own words for a syntax error, without its offsets (the line is kept).
+/// The parser's own words for a syntax error, without its offsets (the line is kept). Its
+/// nesting limit is the transcript's: a text nested past it is too large, as when the
+/// reader's own count finds it (a flow `[[[...]]]` or JSON meets the parser's first).
 fn scan_error(e: &granit_parser::ScanError, text: &str, limits: &Limits) -> ReadError {
     let what = e.info();
-    let what = if what.contains("recursion limit") {
-        too_deep(limits)
-    } else if what.is_empty() {
-        "the file is not valid YAML".to_string()
-    } else {
-        format!("invalid YAML: {what}")
-    };
-    ReadError::at(cut_to(&what, 200), Some(e.marker().line()), text)
+    let line = Some(e.marker().line());
+    if what.contains("recursion limit") {
+        return ReadError::at(too_deep(limits), line, text).too_large();
+    }
+    let what = if what.is_empty() { "the file is not valid YAML".to_string() } else { format!("invalid YAML: {what}") };
+    ReadError::at(cut_to(&what, 200), line, text)
 }
 
 #[cfg(test)]
