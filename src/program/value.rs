@@ -384,9 +384,10 @@ mod tests {
     }
 
     /// `deeper_than` is the plain depth against the limit, whichever way it is told: two levels
-    /// at most, by the walk, or by the measure of shared parts past the walk's work. Values
-    /// one and two levels deep in lists, maps and keys; three and more; a list of records;
-    /// a long flat list shared past the scan's budget, two levels deep and three.
+    /// at most, by the walk, or by the measure of shared parts past the walk's work. Values one
+    /// and two levels deep in lists, maps and keys; three and more, a map inside a list among
+    /// them; a list of records; a long flat list shared past the scan's budget, two levels deep
+    /// and three.
     #[test]
     fn deeper_than_is_the_plain_depth_against_the_limit() {
         fn plain(v: &Value) -> usize {
@@ -402,6 +403,9 @@ mod tests {
         let keyed_two = Value::map(vec![(flat.clone(), Value::Int(1))]);
         let three = Value::list(vec![Value::Int(1), two.clone()]);
         let keyed_three = Value::map(vec![(Value::Int(1), Value::Null), (two.clone(), Value::Null)]);
+        // A map inside a list, holding a list as a value or as a key: three levels.
+        let map_value_three = Value::list(vec![Value::map(vec![(Value::Int(1), flat.clone())])]);
+        let map_key_three = Value::list(vec![Value::map(vec![(flat.clone(), Value::Int(1))])]);
         let shared_two = Value::list(vec![flat.clone(); 200]);
         // Three levels deep only in its last item, which comes after the scan's budget is spent.
         let wide_two = Value::list([(0..60).map(Value::Int).collect(), vec![flat.clone()]].concat());
@@ -416,6 +420,8 @@ mod tests {
             keyed_two,
             three.clone(),
             keyed_three,
+            map_value_three,
+            map_key_three,
             Value::list(vec![three; 3]),
             shared_two,
             shared_three,
