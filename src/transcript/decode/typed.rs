@@ -438,6 +438,31 @@ mod tests {
         assert!(took > 600 && took < texts, "{took} of {texts}");
     }
 
+    /// The typed reader places the envelope's values (`rules`, `players`, `variant`) where the
+    /// tree reader does: the same line and span, in every layout of every fixture it takes.
+    #[test]
+    fn the_typed_reader_places_the_envelope_where_the_tree_reader_does() {
+        let limits = Limits::default();
+        let place = |l: &Option<crate::transcript::Located>| l.as_ref().map(|l| (l.line, l.span.clone()));
+        let mut placed = 0;
+        for (_, layouts) in fixtures_as_json() {
+            for text in layouts {
+                let Some(quick) = crate::transcript::quick::read(&text, &limits, &mut |_| None) else { continue };
+                let tree = crate::transcript::read_within(&text, &limits).unwrap();
+                for (typed, tree) in [
+                    (&quick.raw.rules, &tree.rules),
+                    (&quick.raw.players, &tree.players),
+                    (&quick.raw.variant, &tree.variant),
+                ] {
+                    assert_eq!(place(typed), place(tree), "{text}");
+                    placed += usize::from(typed.as_ref().is_some_and(|l| l.line > 1));
+                }
+            }
+        }
+        // Values below the first line, which a count that forgot the lines before them misses.
+        assert!(placed > 600, "{placed}");
+    }
+
     /// How the typed reader reads a transcript's events: `Some(true)` in the pass that reads
     /// the rest, `Some(false)` as texts read once the rules are known.
     fn in_one_pass(checker: &mut Checker, text: &str) -> Option<bool> {
