@@ -544,7 +544,7 @@ impl Game {
         let mut events = Vec::with_capacity(self.events.len() + 1);
         let values = Limits::DEFAULT.verdict_json_values;
         for (line, (e, _)) in (header + 1..).zip(&self.events) {
-            let written = crate::report::values::action_json(program, players, &e.actor, e.action, &e.arg, values);
+            let written = crate::report::values::action_json_text(program, players, &e.actor, e.action, &e.arg, values);
             let start = text.len() + 4;
             text.push_str(&format!("  - {written}\n"));
             events.push(Event { line, span: start..text.len() - 1, ..e.clone() });

@@ -57,7 +57,9 @@ pub fn playout_with(
 pub fn transcript_text_for(rules: &str, variant: &[(String, Yaml)], prog: &Program, p: &Playout) -> String {
     let mut out = transcript_head(rules, &p.players, variant, !p.events.is_empty());
     for e in &p.events {
-        out.push_str(&format!("  - {}\n", event_json(prog, &p.players, e)));
+        out.push_str("  - ");
+        out.push_str(&event_text(prog, &p.players, e));
+        out.push('\n');
     }
     out
 }
@@ -78,6 +80,14 @@ pub(crate) fn transcript_head(rules: &str, players: &[String], variant: &[(Strin
 
 /// A playout as a transcript on one line of JSON (for JSON Lines: `check --stream`).
 pub fn transcript_json_for(rules: &str, variant: &[(String, Yaml)], prog: &Program, p: &Playout) -> Json {
+    let mut t = envelope_json(rules, variant, p);
+    let events: Vec<Json> = p.events.iter().map(|e| event_json(prog, &p.players, e)).collect();
+    t.insert("events".into(), Json::Array(events));
+    Json::Object(t)
+}
+
+/// A playout's `rules`, `players` and `variant` (when it has one), in that order.
+fn envelope_json(rules: &str, variant: &[(String, Yaml)], p: &Playout) -> serde_json::Map<String, Json> {
     let mut t = serde_json::Map::new();
     t.insert("rules".into(), json!(rules));
     t.insert("players".into(), json!(p.players.as_ref()));
@@ -85,9 +95,25 @@ pub fn transcript_json_for(rules: &str, variant: &[(String, Yaml)], prog: &Progr
         let given: serde_json::Map<String, Json> = variant.iter().map(|(k, v)| (k.clone(), v.to_json())).collect();
         t.insert("variant".into(), Json::Object(given));
     }
-    let events: Vec<Json> = p.events.iter().map(|e| event_json(prog, &p.players, e)).collect();
-    t.insert("events".into(), Json::Array(events));
-    Json::Object(t)
+    t
+}
+
+/// The text of `transcript_json_for(..).to_string()`, each event written straight out
+/// (`event_text`).
+pub fn transcript_json_line_for(rules: &str, variant: &[(String, Yaml)], prog: &Program, p: &Playout) -> String {
+    // The envelope as the tree writes it, less its closing brace, then the events.
+    let envelope = Json::Object(envelope_json(rules, variant, p)).to_string();
+    let mut out = String::with_capacity(envelope.len() + 48 * p.events.len() + 16);
+    out.push_str(envelope.strip_suffix('}').unwrap_or(&envelope));
+    out.push_str(",\"events\":[");
+    for (i, e) in p.events.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(&event_text(prog, &p.players, e));
+    }
+    out.push_str("]}");
+    out
 }
 
 /// A random game that stopped before it finished because nothing was legal where the rules
@@ -296,6 +322,12 @@ impl Stats {
 pub fn event_json(prog: &Program, players: &[String], e: &Event) -> Json {
     let values = Limits::DEFAULT.verdict_json_values;
     crate::report::values::action_json(prog, players, &e.actor, e.action, &e.arg, values)
+}
+
+/// The text of `event_json(..).to_string()`, written without the tree.
+pub fn event_text(prog: &Program, players: &[String], e: &Event) -> String {
+    let values = Limits::DEFAULT.verdict_json_values;
+    crate::report::values::action_json_text(prog, players, &e.actor, e.action, &e.arg, values)
 }
 
 /// What is legal for event `prefix.len()`, after running `prefix`, as a live game lists it

@@ -299,7 +299,7 @@ impl Rules {
                 if first_stuck.is_none() {
                     first_stuck = crate::play::dead_end(p, &played).map(|d| (seed, d));
                 }
-                if !each(&crate::play::transcript_json_for(&self.name, &self.variant, p, &played).to_string()) {
+                if !each(&crate::play::transcript_json_line_for(&self.name, &self.variant, p, &played)) {
                     break;
                 }
             }

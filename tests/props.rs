@@ -96,6 +96,33 @@ fn run_standing(prog: &Program, players: Rc<[String]>, params: Vec<Value>, event
     machine.run().unwrap()
 }
 
+/// A value that is no list or map: seats (one past the players), cards (one past the table),
+/// texts that read as other values do, or are long, or need escaping.
+fn scalar() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        (-3i64..3).prop_map(Value::Int),
+        (0u8..4).prop_map(Value::Player),
+        Just(Value::Table),
+        (0u32..3).prop_map(Value::Card),
+        Just(Value::Card(u32::MAX)),
+        (0u16..5).prop_map(|v| Value::Enum(0, v)),
+        prop::sample::select(vec!["1", "aki", "…", "by", "a\"b\\\n", "R3", "table", "x".repeat(70).leak()])
+            .prop_map(Value::str),
+    ]
+}
+
+/// Lists and maps of those, nested, some with more keys than a short map holds.
+fn value() -> impl Strategy<Value = Value> {
+    scalar().prop_recursive(3, 40, 20, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..20).prop_map(Value::list),
+            prop::collection::vec((scalar(), inner), 0..20).prop_map(Value::map),
+        ]
+    })
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
@@ -126,7 +153,33 @@ proptest! {
         let outcome = run_events(&prog, p.players.clone(), game.params, p.events.clone()).unwrap();
         prop_assert!(outcome.violation.is_none(), "violation: {:?}", outcome.violation);
         prop_assert!(outcome.finished);
-        prop_assert_eq!(outcome.scores, p.outcome.scores);
+        prop_assert_eq!(&outcome.scores, &p.outcome.scores);
+        // The game written straight out is the text of its JSON tree.
+        let variant = [("limit".to_string(), shinpan::transcript::Yaml::Int(seed as i64 % 9))];
+        for variant in [&[][..], &variant[..]] {
+            let tree = shinpan::play::transcript_json_for(name, variant, &prog, &p).to_string();
+            prop_assert_eq!(shinpan::play::transcript_json_line_for(name, variant, &prog, &p), tree);
+        }
+        for e in &p.events {
+            prop_assert_eq!(shinpan::play::event_text(&prog, &p.players, e), shinpan::play::event_json(&prog, &p.players, e).to_string());
+        }
+    }
+
+    /// Any value, within any budget, is written straight out as its JSON tree writes it:
+    /// with what the tree leaves out for want of budget, and with keys that read alike merged.
+    #[test]
+    fn an_event_written_straight_out_is_its_tree(actor in scalar(), arg in value(), action in any::<prop::sample::Index>(), values in 0usize..40) {
+        let mut prog = program("hangover");
+        let players: Vec<String> = ["aki", "ben", "\u{1b}[31mchie"].map(String::from).to_vec();
+        let action = action.index(prog.actions.len()) as u16;
+        for renamed in [false, true] {
+            // A program made by hand may name an action `by`, which the language does not.
+            if renamed {
+                prog.actions[action as usize].name = "by".into();
+            }
+            let tree = shinpan::report::values::action_json(&prog, &players, &actor, action, &arg, values).to_string();
+            prop_assert_eq!(shinpan::report::values::action_json_text(&prog, &players, &actor, action, &arg, values), tree);
+        }
     }
 
     #[test]

@@ -41,6 +41,145 @@ fn action_within(
     Json::Object(m)
 }
 
+/// The text of `action_json(..).to_string()`, written straight out: `play` writes an event for
+/// every move of every game, and building each as a JSON tree first cost more than a third of
+/// playing the game. Where the plain writing could differ from the tree's (something left out
+/// for want of budget, keys that read alike, which the tree would merge), the tree is written.
+pub fn action_json_text(
+    prog: &Program,
+    players: &[String],
+    actor: &Value,
+    action: u16,
+    arg: &Value,
+    values: usize,
+) -> String {
+    let mut out = Vec::with_capacity(64);
+    let name = &prog.actions[action as usize].name;
+    let written = name != "by" && {
+        let mut plain = PlainWriter { prog, players, budget: JsonBudget::new(values), out: &mut out };
+        plain.action(actor, name, arg).is_some()
+    };
+    match String::from_utf8(out) {
+        Ok(text) if written => text,
+        _ => action_json(prog, players, actor, action, arg, values).to_string(),
+    }
+}
+
+/// Writes values as `json_within` builds them, as text; `None` where the tree would not be
+/// written plainly (see `action_json_text`).
+struct PlainWriter<'a> {
+    prog: &'a Program,
+    players: &'a [String],
+    budget: JsonBudget,
+    out: &'a mut Vec<u8>,
+}
+
+/// Most keys of one map the plain writer compares with each other; a larger map is the tree's.
+const PLAIN_MAP_KEYS: usize = 16;
+
+impl PlainWriter<'_> {
+    fn action(&mut self, actor: &Value, name: &str, arg: &Value) -> Option<()> {
+        self.out.extend_from_slice(b"{\"by\":");
+        let by = shown(self.prog, self.players, actor);
+        self.text(&by)?;
+        self.out.push(b',');
+        self.json(name);
+        self.out.push(b':');
+        self.value(arg)?;
+        self.out.push(b'}');
+        Some(())
+    }
+
+    fn value(&mut self, v: &Value) -> Option<()> {
+        if !self.budget.one() {
+            return None;
+        }
+        match v {
+            Value::Null => self.out.extend_from_slice(b"null"),
+            Value::Bool(b) => self.out.extend_from_slice(if *b { b"true" } else { b"false" }),
+            Value::Int(i) => self.json(i),
+            Value::List(items) => {
+                self.out.push(b'[');
+                for (i, item) in items.iter().enumerate() {
+                    self.comma(i);
+                    self.value(item)?;
+                }
+                self.out.push(b']');
+            }
+            Value::Map(entries) => self.map(entries)?,
+            other => {
+                let text = shown(self.prog, self.players, other);
+                self.text(&text)?;
+            }
+        }
+        Some(())
+    }
+
+    fn map(&mut self, entries: &[(Value, Value)]) -> Option<()> {
+        if entries.len() > PLAIN_MAP_KEYS {
+            return None;
+        }
+        let mut keys: Vec<std::ops::Range<usize>> = Vec::with_capacity(entries.len());
+        self.out.push(b'{');
+        for (i, (k, v)) in entries.iter().enumerate() {
+            self.comma(i);
+            let start = self.out.len();
+            let key = shown(self.prog, self.players, k);
+            self.text(&key)?;
+            let written = start..self.out.len();
+            if keys.iter().any(|before| self.out[before.clone()] == self.out[written.clone()]) {
+                return None;
+            }
+            keys.push(written);
+            self.out.push(b':');
+            self.value(v)?;
+        }
+        self.out.push(b'}');
+        Some(())
+    }
+
+    /// The comma before item `i`. (Where the tree cuts the items short, nothing is left for
+    /// the item itself, which `value` finds.)
+    fn comma(&mut self, i: usize) {
+        if i > 0 {
+            self.out.push(b',');
+        }
+    }
+
+    /// A text charged as `JsonBudget::text` charges it; `None` where it would be cut.
+    fn text(&mut self, s: &str) -> Option<()> {
+        let cost = s.len() / TEXT_BYTES_PER_VALUE;
+        if cost > self.budget.left {
+            return None;
+        }
+        self.budget.left -= cost;
+        self.json(s);
+        Some(())
+    }
+
+    /// A string or number as serde_json writes it in a tree.
+    fn json(&mut self, v: &(impl serde::Serialize + ?Sized)) {
+        // Writing to memory cannot fail.
+        let _ = serde_json::to_writer(&mut *self.out, v);
+    }
+}
+
+/// A value in transcript words as `show` writes it, borrowed where it is a name or a code.
+fn shown<'a>(prog: &'a Program, players: &'a [String], v: &'a Value) -> std::borrow::Cow<'a, str> {
+    use std::borrow::Cow;
+    match v {
+        Value::Player(p) if (*p as usize) < players.len() => Cow::Borrowed(&players[*p as usize]),
+        Value::Str(s) => Cow::Borrowed(s.as_str()),
+        Value::Table => Cow::Borrowed("table"),
+        Value::Card(c) if (*c as usize) < prog.cards.len() => Cow::Borrowed(prog.cards[*c as usize].code.as_str()),
+        Value::Enum(e, i) => match prog.enums.get(*e as usize).and_then(|e| e.variants.get(*i as usize)) {
+            Some(name) => Cow::Borrowed(name.as_str()),
+            None => Cow::Owned(show(prog, players, v)),
+        },
+        _ => Cow::Owned(show(prog, players, v)),
+    }
+}
+
 /// An event whole in transcript words, as a judge reads it: the actor, the action and its
 /// argument (`aki present {actor: QC, kuroko: QC}`), however many lines the transcript wrote it
 /// over; the same words `legal` uses for what was legal instead.
