@@ -1,6 +1,9 @@
 //! Values of a game in transcript words: as JSON for the verdict line and the page, and as
 //! short lines of text for a person (a violation's state, how a `history` variable came to be).
 
+use std::borrow::Cow;
+use std::collections::HashSet;
+
 use serde_json::{Map, Value as Json, json};
 
 use crate::program::Program;
@@ -74,9 +77,6 @@ struct PlainWriter<'a> {
     out: &'a mut Vec<u8>,
 }
 
-/// Most keys of one map the plain writer compares with each other; a larger map is the tree's.
-const PLAIN_MAP_KEYS: usize = 16;
-
 impl PlainWriter<'_> {
     fn action(&mut self, actor: &Value, name: &str, arg: &Value) -> Option<()> {
         self.out.extend_from_slice(b"{\"by\":");
@@ -116,21 +116,17 @@ impl PlainWriter<'_> {
     }
 
     fn map(&mut self, entries: &[(Value, Value)]) -> Option<()> {
-        if entries.len() > PLAIN_MAP_KEYS {
-            return None;
-        }
-        let mut keys: Vec<std::ops::Range<usize>> = Vec::with_capacity(entries.len());
+        // The keys written so far, as read: the tree keeps one entry for keys that read alike.
+        let mut keys: HashSet<Cow<str>, foldhash::fast::RandomState> =
+            HashSet::with_capacity_and_hasher(entries.len(), Default::default());
         self.out.push(b'{');
         for (i, (k, v)) in entries.iter().enumerate() {
             self.comma(i);
-            let start = self.out.len();
             let key = shown(self.prog, self.players, k);
             self.text(&key)?;
-            let written = start..self.out.len();
-            if keys.iter().any(|before| self.out[before.clone()] == self.out[written.clone()]) {
+            if !keys.insert(key) {
                 return None;
             }
-            keys.push(written);
             self.out.push(b':');
             self.value(v)?;
         }
@@ -165,8 +161,7 @@ impl PlainWriter<'_> {
 }
 
 /// A value in transcript words as `show` writes it, borrowed where it is a name or a code.
-fn shown<'a>(prog: &'a Program, players: &'a [String], v: &'a Value) -> std::borrow::Cow<'a, str> {
-    use std::borrow::Cow;
+fn shown<'a>(prog: &'a Program, players: &'a [String], v: &'a Value) -> Cow<'a, str> {
     match v {
         Value::Player(p) if (*p as usize) < players.len() => Cow::Borrowed(&players[*p as usize]),
         Value::Str(s) => Cow::Borrowed(s.as_str()),
