@@ -8,7 +8,7 @@ use serde_json::{Map, Value as Json, json};
 
 use crate::program::Program;
 use crate::program::value::Value;
-use crate::run::show;
+use crate::run::{show, shown};
 
 /// A legal action as a transcript event: `{"by": PLAYER, ACTION: ARG}`, written within
 /// `budget`. A chance action (one the rules draw at random, such as a deal) names no sample:
@@ -56,16 +56,26 @@ pub fn action_json_text(
     arg: &Value,
     values: usize,
 ) -> String {
-    let mut out = Vec::with_capacity(64);
+    plain_action_text(prog, players, actor, action, arg, values)
+        .unwrap_or_else(|| action_json(prog, players, actor, action, arg, values).to_string())
+}
+
+/// `action_json_text` where it is written straight out; `None` where the tree is written.
+pub fn plain_action_text(
+    prog: &Program,
+    players: &[String],
+    actor: &Value,
+    action: u16,
+    arg: &Value,
+    values: usize,
+) -> Option<String> {
     let name = &prog.actions[action as usize].name;
-    let written = name != "by" && {
-        let mut plain = PlainWriter { prog, players, budget: JsonBudget::new(values), out: &mut out };
-        plain.action(actor, name, arg).is_some()
-    };
-    match String::from_utf8(out) {
-        Ok(text) if written => text,
-        _ => action_json(prog, players, actor, action, arg, values).to_string(),
+    if name == "by" {
+        return None;
     }
+    let mut out = Vec::with_capacity(64);
+    PlainWriter { prog, players, budget: JsonBudget::new(values), out: &mut out }.action(actor, name, arg)?;
+    String::from_utf8(out).ok()
 }
 
 /// Writes values as `json_within` builds them, as text; `None` where the tree would not be
@@ -157,21 +167,6 @@ impl PlainWriter<'_> {
     fn json(&mut self, v: &(impl serde::Serialize + ?Sized)) {
         // Writing to memory cannot fail.
         let _ = serde_json::to_writer(&mut *self.out, v);
-    }
-}
-
-/// A value in transcript words as `show` writes it, borrowed where it is a name or a code.
-fn shown<'a>(prog: &'a Program, players: &'a [String], v: &'a Value) -> Cow<'a, str> {
-    match v {
-        Value::Player(p) if (*p as usize) < players.len() => Cow::Borrowed(&players[*p as usize]),
-        Value::Str(s) => Cow::Borrowed(s.as_str()),
-        Value::Table => Cow::Borrowed("table"),
-        Value::Card(c) if (*c as usize) < prog.cards.len() => Cow::Borrowed(prog.cards[*c as usize].code.as_str()),
-        Value::Enum(e, i) => match prog.enums.get(*e as usize).and_then(|e| e.variants.get(*i as usize)) {
-            Some(name) => Cow::Borrowed(name.as_str()),
-            None => Cow::Owned(show(prog, players, v)),
-        },
-        _ => Cow::Owned(show(prog, players, v)),
     }
 }
 

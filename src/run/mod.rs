@@ -11,7 +11,7 @@ mod show;
 pub mod suspend;
 
 pub use legal::Candidate;
-pub use show::{show, show_plain};
+pub use show::{show, show_plain, shown};
 pub use suspend::{Live, LiveMode, Progress, Saved};
 
 use std::rc::Rc;

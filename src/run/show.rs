@@ -1,5 +1,7 @@
 //! Values in the words of a transcript: player names, card codes, variant names.
 
+use std::borrow::Cow;
+
 use crate::program::Program;
 use crate::program::value::Value;
 
@@ -19,17 +21,13 @@ fn write(prog: &Program, players: &[String], v: &Value, out: &mut String) {
         return;
     }
     match v {
-        Value::Player(p) => match players.get(*p as usize) {
-            Some(name) => out.push_str(name),
-            None => out.push_str(&format!("player {p}")),
-        },
         Value::List(items) => write_all(out, ('[', ']'), items.iter(), |item, out| write(prog, players, item, out)),
         Value::Map(entries) => write_all(out, ('{', '}'), entries.iter(), |(k, v), out| {
             write(prog, players, k, out);
             out.push_str(": ");
             write(prog, players, v, out);
         }),
-        other => out.push_str(&show_plain(prog, other)),
+        scalar => out.push_str(&shown(prog, players, scalar)),
     }
 }
 
@@ -56,17 +54,26 @@ fn write_all<T>(
 
 /// Shows a value that holds no player.
 pub fn show_plain(prog: &Program, v: &Value) -> String {
+    shown(prog, &[], v).into_owned()
+}
+
+/// A value in transcript words, borrowed where it is a name, a code or a text: what `show`
+/// writes, without a copy for the scalars that output writes most.
+pub fn shown<'a>(prog: &'a Program, players: &'a [String], v: &'a Value) -> Cow<'a, str> {
     match v {
-        Value::Null => "null".into(),
-        Value::Bool(b) => b.to_string(),
-        Value::Int(i) => i.to_string(),
-        Value::Str(s) => s.to_string(),
-        Value::Player(p) => format!("player {p}"),
-        Value::Table => "table".into(),
-        Value::Card(c) => prog.cards.get(*c as usize).map_or("?".into(), |c| c.code.to_string()),
-        Value::Enum(e, i) => {
-            prog.enums.get(*e as usize).and_then(|e| e.variants.get(*i as usize)).cloned().unwrap_or_default()
-        }
-        Value::List(_) | Value::Map(_) => show(prog, &[], v),
+        Value::Null => Cow::Borrowed("null"),
+        Value::Bool(b) => Cow::Borrowed(if *b { "true" } else { "false" }),
+        Value::Int(i) => Cow::Owned(i.to_string()),
+        Value::Str(s) => Cow::Borrowed(s.as_str()),
+        Value::Player(p) => match players.get(*p as usize) {
+            Some(name) => Cow::Borrowed(name.as_str()),
+            None => Cow::Owned(format!("player {p}")),
+        },
+        Value::Table => Cow::Borrowed("table"),
+        Value::Card(c) => Cow::Borrowed(prog.cards.get(*c as usize).map_or("?", |c| c.code.as_str())),
+        Value::Enum(e, i) => Cow::Borrowed(
+            prog.enums.get(*e as usize).and_then(|e| e.variants.get(*i as usize)).map_or("", String::as_str),
+        ),
+        Value::List(_) | Value::Map(_) => Cow::Owned(show(prog, players, v)),
     }
 }
