@@ -12,14 +12,16 @@ use crate::report::check::{Report, Verdict};
 pub fn json_line(r: &Report) -> String {
     // Written straight from the report: a line is written for every transcript checked, and
     // building it as a map first cost about 1% of checking a game.
-    let listed = if r.verdict == Verdict::Malformed { errors_json(r) } else { violations_json(r) };
+    let listed =
+        if r.verdict == Verdict::Malformed { ("errors", errors_json(r)) } else { ("violations", violations_json(r)) };
     serde_json::to_string(&Line { r, listed }).unwrap_or_default()
 }
 
-/// A verdict line: the report, with its errors or violations as the contract writes them.
+/// A verdict line: the report, with its errors or violations (under their key) as the
+/// contract writes them.
 struct Line<'r> {
     r: &'r Report,
-    listed: Vec<Json>,
+    listed: (&'static str, Vec<Json>),
 }
 
 impl Serialize for Line<'_> {
@@ -34,8 +36,7 @@ impl Serialize for Line<'_> {
                 m.serialize_entry(key, v)?;
             }
         }
-        let listed = if r.verdict == Verdict::Malformed { "errors" } else { "violations" };
-        m.serialize_entry(listed, &self.listed)?;
+        m.serialize_entry(self.listed.0, &self.listed.1)?;
         m.serialize_entry("finished", &r.finished)?;
         if let Some(scores) = &r.scores {
             m.serialize_entry("scores", &Entries(scores))?;

@@ -45,8 +45,8 @@ fn action_within(
 }
 
 /// The text of `action_json(..).to_string()`, written straight out: `play` writes an event for
-/// every move of every game, and building each as a JSON tree first cost more than a third of
-/// playing the game. Where the plain writing could differ from the tree's (something left out
+/// every move of every game, and building each as a JSON tree first cost about 30% of playing
+/// the game. Where the plain writing could differ from the tree's (something left out
 /// for want of budget, keys that read alike, which the tree would merge), the tree is written.
 pub fn action_json_text(
     prog: &Program,
