@@ -113,7 +113,7 @@ fn scalar() -> impl Strategy<Value = Value> {
     ]
 }
 
-/// Lists and maps of those, nested, some with more keys than a short map holds.
+/// Lists and maps of those, nested, up to 20 items or entries each.
 fn value() -> impl Strategy<Value = Value> {
     scalar().prop_recursive(3, 40, 20, |inner| {
         prop_oneof![
