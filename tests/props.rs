@@ -108,8 +108,18 @@ fn scalar() -> impl Strategy<Value = Value> {
         (0u32..3).prop_map(Value::Card),
         Just(Value::Card(u32::MAX)),
         (0u16..5).prop_map(|v| Value::Enum(0, v)),
-        prop::sample::select(vec!["1", "aki", "…", "by", "a\"b\\\n", "R3", "table", "x".repeat(70).leak()])
-            .prop_map(Value::str),
+        prop::sample::select(vec![
+            "1",
+            "aki",
+            "…",
+            "by",
+            "a\"b\\\n",
+            "R3",
+            "table",
+            "x".repeat(70).leak(),
+            "y".repeat(300).leak()
+        ])
+        .prop_map(Value::str),
     ]
 }
 
@@ -121,6 +131,19 @@ fn value() -> impl Strategy<Value = Value> {
             prop::collection::vec((scalar(), inner), 0..20).prop_map(Value::map),
         ]
     })
+}
+
+/// Long texts spend the budget as the tree spends it: the third is cut where the tree cuts it.
+#[test]
+fn long_texts_spend_the_budget_as_the_tree_does() {
+    let prog = program("hangover");
+    let players: Vec<String> = ["aki", "ben"].map(String::from).to_vec();
+    let arg = Value::list(vec![Value::str(&"y".repeat(300)); 3]);
+    for values in 0..60 {
+        let tree = shinpan::report::values::action_json(&prog, &players, &Value::Table, 0, &arg, values).to_string();
+        let text = shinpan::report::values::action_json_text(&prog, &players, &Value::Table, 0, &arg, values);
+        assert_eq!(text, tree, "within {values} values");
+    }
 }
 
 proptest! {
