@@ -100,8 +100,8 @@ fn by_name(prog: &shinpan::program::Program, reads: &Option<Reads>) -> Option<(S
 /// reads a name it does not bind.
 #[test]
 fn the_conditions_remembered_and_what_they_read() {
-    let rules = "game memo\nplayers 2..2\nrule r \"unused\"\naction go: int 0..1\naction note: int 0..1\naction tick: int 0..1\n\
-        var a = 0\nvar b = [1, 2]\nvar c = 0\n\
+    let rules = "game memo\nplayers 2..2\nrule r \"unused\"\naction go: int 0..1\naction note: int 0..1\naction tick: int 0..1\naction poke: int 0..1\n\
+        var a = 0\nvar b = [1, 2]\nvar c = 0\nvar flag = false\n\
         fn helper(x) = [y for y in b where y > x]\n\
         fn down(x) = if x <= 0 then c else down(x - 1)\n\
         scores zip_map(players, [a, 0])\nwinners []\n\
@@ -112,8 +112,10 @@ fn the_conditions_remembered_and_what_they_read() {
         due step_e when len([shuffle(b) for y in b]) > 9 { a = 3 }\n\
         due step_f when len([y for y in b where len(shuffle(b)) > 0]) > 9 { a = 4 }\n\
         due step_g when exists y in b: len(shuffle(b)) > y + 9 { a = 5 }\n\
+        due step_h when not not flag { a = 6 }\n\
         always note(n) by table when events_taken > 3 and all y in b: y > a { }\n\
         always tick(n) by table when a > 100 { }\n\
+        always poke(n) by table when flag { }\n\
         flow {\n  loop {\n    choose {\n      go(n) by players[0] {\n        a += 1\n      }\n    }\n  }\n}\n";
     let prog = shinpan::compile("memo.rules", rules).unwrap();
     let named = |reads: &Option<Reads>| by_name(&prog, reads);
@@ -128,16 +130,18 @@ fn the_conditions_remembered_and_what_they_read() {
         None,
         None,
         None,
+        // A variable read (or its `not`) is read again: remembering it costs more.
+        None,
     ];
     assert_eq!(dues, expected);
     let guards: Vec<_> = prog.remembered.guards.iter().map(named).collect();
-    assert_eq!(guards, [Some(("a b".into(), true)), Some(("a".into(), false))]);
+    assert_eq!(guards, [Some(("a b".into(), true)), Some(("a".into(), false)), None]);
 
     // A guard that reads a local it does not bind (its record's argument, not yet bound when
     // the guard is asked) is not remembered, and neither is any other guard: they share a frame.
     let shadowed = rules.replace("when events_taken > 3 and", "when n == null and events_taken > 3 and");
     let prog = shinpan::compile("memo.rules", &shadowed).unwrap();
-    assert_eq!(prog.remembered.guards, [None, None]);
+    assert_eq!(prog.remembered.guards, [None, None, None]);
 }
 
 /// A remembered condition follows the variables it reads: the due step runs each time `a`

@@ -3,7 +3,8 @@
 //! as long as the variables they read are unchanged; so does a call of a helper given the
 //! same arguments as its last call (`fn deck() = ...`, `matching(hand[o], c)`). This finds,
 //! once per program, what each of them reads, or that it cannot be remembered (it draws at
-//! random, or reads a local it did not bind itself).
+//! random, or reads a local it did not bind itself), or need not be (it is a read of one
+//! variable, which costs less than asking whether the variable changed).
 
 use super::builtins::Builtin;
 use super::{E, Program, Slot, X};
@@ -35,9 +36,11 @@ impl Remembered {
         // them that reads a name it did not bind. With any such, no guard is remembered.
         let closed = prog.always.iter().all(|b| reads(prog, &b.actors).is_some())
             && prog.always.iter().flat_map(|b| &b.guard).all(|g| reads(prog, g).is_some());
-        let guard = |b: &crate::program::Branch| b.guard.as_ref().filter(|_| closed).and_then(|g| reads(prog, g));
+        let guard = |b: &crate::program::Branch| {
+            b.guard.as_ref().filter(|g| closed && !is_a_read(g)).and_then(|g| reads(prog, g))
+        };
         Remembered {
-            dues: prog.dues.iter().map(|d| reads(prog, &d.cond)).collect(),
+            dues: prog.dues.iter().map(|d| reads(prog, &d.cond).filter(|_| !is_a_read(&d.cond))).collect(),
             guards: prog.always.iter().map(guard).collect(),
             helpers: prog
                 .fns
@@ -60,6 +63,17 @@ fn walk_reads(prog: &Program, x: &X, in_helper: bool) -> Option<Reads> {
     let mut seen_fns = vec![];
     let mut walker = Walk { prog, bound: vec![], in_helper, found: &mut found, seen_fns: &mut seen_fns };
     walker.walk(x).then_some(found)
+}
+
+/// Whether a condition is a variable or a name read, or its `not`: remembering it costs
+/// more than reading it again (the lookup compares what it read, and a value worked out again
+/// is kept anew).
+fn is_a_read(x: &X) -> bool {
+    match &x.e {
+        E::Not(inner) => is_a_read(inner),
+        E::Global(_) | E::Local(_) | E::Param(_) | E::Const(_) | E::EventsTaken => true,
+        _ => false,
+    }
 }
 
 /// Whether remembering a helper's last call can pay: always without arguments, where the
