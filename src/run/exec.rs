@@ -497,8 +497,10 @@ impl<'p> Machine<'p> {
             return self.play_passed(passed, c, frame);
         }
         let open = self.open_branches(c, frame)?;
-        let named: Vec<&(&Branch, Actors, bool)> = open.iter().filter(|(b, ..)| b.action == event.action).collect();
-        if named.is_empty() {
+        // The branches open for the event's action, found again where needed rather than
+        // collected: one list fewer an event.
+        let named = || open.iter().filter(|(b, ..)| b.action == event.action);
+        if named().next().is_none() {
             if self.optional(c, frame)? {
                 self.left_optional_for = Some(event.index);
                 return Ok(Dispatch::Otherwise);
@@ -507,17 +509,16 @@ impl<'p> Machine<'p> {
             let at = c.map_or_else(|| self.where_the_flow_ended(), |c| c.span.clone());
             return self.violate(rule, event, self.not_open_message(event), at, c, frame);
         }
-        let Some((branch, ambient)) =
-            named.iter().find(|(_, actors, _)| actors.includes(&event.actor)).map(|t| (t.0, t.2))
+        let Some((branch, ambient)) = named().find(|(_, actors, _)| actors.includes(&event.actor)).map(|t| (t.0, t.2))
         else {
-            let actors: Vec<Value> = named.iter().flat_map(|(_, a, _)| a.iter().cloned()).collect();
+            let actors: Vec<Value> = named().flat_map(|(_, a, _)| a.iter().cloned()).collect();
             let message = format!(
                 "{} may not take `{}` now; only {} may",
                 self.who(&event.actor),
                 self.prog.actions[event.action as usize].name,
                 self.list_words(&actors)
             );
-            let at = named[0].0.span.start..named[0].0.actors.span.end;
+            let at = named().next().map_or(0..0, |(b, ..)| b.span.start..b.actors.span.end);
             return self.violate(TURN_ORDER, event, message, at, c, frame);
         };
         let mut own = self.take_frame(self.prog.always_locals);
