@@ -65,9 +65,9 @@ fn walk_reads(prog: &Program, x: &X, in_helper: bool) -> Option<Reads> {
     walker.walk(x).then_some(found)
 }
 
-/// Whether a condition is a variable or a name read, or its `not`: remembering it costs
-/// more than reading it again (the lookup compares what it read, and a value worked out again
-/// is kept anew).
+/// Whether a condition only reads one value (a variable, a local, a parameter, a constant or
+/// `events_taken`), or is the `not` of such a read: remembering it costs more than reading it
+/// again (the lookup compares what it read, and a value worked out again is kept anew).
 fn is_a_read(x: &X) -> bool {
     match &x.e {
         E::Not(inner) => is_a_read(inner),

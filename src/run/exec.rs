@@ -1,7 +1,7 @@
 //! Statements, and the waiting points where events are consumed.
 
 use super::eval::bind;
-use super::legal::{Actors, Pick};
+use super::legal::Pick;
 use super::suspend::Resume;
 use super::{Candidate, Ctl, Event, Machine, Run, Source, Stop, Violation};
 use crate::lang::ast::{AssignOp, BinOp};
