@@ -521,7 +521,9 @@ impl<'p> Machine<'p> {
             let at = named().next().map_or(0..0, |(b, ..)| b.span.start..b.actors.span.end);
             return self.violate(TURN_ORDER, event, message, at, c, frame);
         };
-        let mut own = self.take_frame(self.prog.always_locals);
+        // A frame of its own for an `always` branch only: the waiting point's branches run in
+        // the flow's frame (as in `passes`).
+        let mut own = if ambient { self.take_frame(self.prog.always_locals) } else { vec![] };
         self.broken_now.clear();
         let failed = if ambient {
             self.run_checks(branch, &event.actor, &event.arg, &mut own)?
