@@ -500,7 +500,7 @@ impl<'p> Machine<'p> {
         // The branches open for the event's action, found again where needed rather than
         // collected: one list fewer an event.
         let named = || open.iter().filter(|(b, ..)| b.action == event.action);
-        if named().next().is_none() {
+        let Some((first, ..)) = named().next() else {
             if self.optional(c, frame)? {
                 self.left_optional_for = Some(event.index);
                 return Ok(Dispatch::Otherwise);
@@ -508,7 +508,7 @@ impl<'p> Machine<'p> {
             let rule = if self.finished { AFTER_GAME_END } else { UNEXPECTED_ACTION };
             let at = c.map_or_else(|| self.where_the_flow_ended(), |c| c.span.clone());
             return self.violate(rule, event, self.not_open_message(event), at, c, frame);
-        }
+        };
         let Some((branch, ambient)) = named().find(|(_, actors, _)| actors.includes(&event.actor)).map(|t| (t.0, t.2))
         else {
             let actors: Vec<Value> = named().flat_map(|(_, a, _)| a.iter().cloned()).collect();
@@ -518,7 +518,7 @@ impl<'p> Machine<'p> {
                 self.prog.actions[event.action as usize].name,
                 self.list_words(&actors)
             );
-            let at = named().next().map_or(0..0, |(b, ..)| b.span.start..b.actors.span.end);
+            let at = first.span.start..first.actors.span.end;
             return self.violate(TURN_ORDER, event, message, at, c, frame);
         };
         // A frame of its own for an `always` branch only: the waiting point's branches run in
