@@ -201,6 +201,43 @@ fn the_helpers_remembered_and_what_they_read() {
     assert_eq!(helpers, expected);
 }
 
+/// Which quantifiers are remembered between candidates, and what they read: variables
+/// (through helpers too), `events_taken`, and the locals bound around them. Only those of a
+/// branch's checks, which are tried candidate after candidate, and of those only the
+/// outermost: none inside a comprehension, a lambda or a helper's body, none that draws at
+/// random, and none that reads the candidate, directly or through a name bound from it.
+#[test]
+fn the_quantifiers_remembered_and_what_they_read() {
+    let rules = "game memo\nplayers 2..2\nrule r \"unused\"\naction go: int 0..1\naction tick: int 0..1\n\
+        var a = 0\nvar b = [1, 2]\nvar c = 0\n\
+        fn helper(x) = exists y in b: y > x\n\
+        fn more() = c + 1\n\
+        scores zip_map(players, [a, 0])\nwinners []\n\
+        always tick(t) by table when exists y in b: y > events_taken {\n  \
+        require exists y in b: y > events_taken else r \"ticked\"\n}\n\
+        flow {\n  loop {\n    for k in [1] {\n      choose {\n        go(n) by players[0] {\n          \
+        let m = n + 1\n          let far = k + 1\n          \
+        require exists y in b: y > far and y > a + more() else r \"one\"\n          \
+        require all y in b: exists z in b: z == y else r \"two\"\n          \
+        require exists y in b: y > m else r \"through a name\"\n          \
+        require not exists y in b: y == n else r \"the candidate\"\n          \
+        require len([y for y in b where exists z in b: z == y]) > 0 else r \"three\"\n          \
+        require exists y in shuffle(b): y > 0 else r \"four\"\n          \
+        require max_by(b, y => if exists z in b: z > y then 0 else 1) >= 0 else r \"five\"\n          \
+        require helper(n) or n >= 0 else r \"six\"\n          \
+        a += 1\n          if exists y in b: y > k {\n            c += 1\n          }\n        }\n      }\n    }\n  }\n}\n";
+    let prog = shinpan::compile("memo.rules", rules).unwrap_or_else(|d| panic!("{}", d[0].message));
+    let found: Vec<_> =
+        prog.remembered.quantifiers.iter().map(|q| (by_name(&prog, &Some(q.reads.clone())), q.locals.len())).collect();
+    let expected = [
+        // The `always` branch's check (not its guard), then the flow's checks, in order.
+        (Some(("b".into(), true)), 0),
+        (Some(("a b c".into(), false)), 1),
+        (Some(("b".into(), false)), 0),
+    ];
+    assert_eq!(found, expected);
+}
+
 /// A remembered helper gives what evaluating it gives, and burns the same fuel: the record
 /// compares `total()` with a value the transcript gives, after each change of what it reads
 /// and between changes, and the fuel of the run is that of the same rules with an argument

@@ -444,3 +444,39 @@ fn a_chance_action_is_marked_in_json_without_a_sample() {
     let line: serde_json::Value = serde_json::from_str(&report.json_line()).unwrap();
     assert_eq!(line["violations"][0]["legal"], serde_json::json!([{"by": "ben", "play": "R3^"}]));
 }
+
+/// A quantifier in a branch's checks is remembered from one candidate to the next (a listing
+/// or a playout tries them one after another) only while the locals it reads from around it
+/// are as they were: here it reads the actor, and the answer remembered for the first player's
+/// candidates must not stand for the second's.
+#[test]
+fn a_quantifier_remembered_between_candidates_follows_the_locals_it_reads() {
+    let checks = "      require x == 1 or not exists q in [players[0]]: q == p else r \"{p} may only take 1\"";
+    assert_eq!(legal_words(&game("int 1..3", "by players as p", checks)), words(&["aki 1", "ben 1", "ben 2", "ben 3"]));
+}
+
+/// A quantifier remembered between candidates follows the variables it reads from one waiting
+/// point to the next: at the first, `pool` holds a card over 2 and every number is legal; the
+/// first event empties it, and at the second only 1 is. Every seed draws 1 there, and each
+/// game drawn is legal when checked.
+#[test]
+fn a_quantifier_remembered_between_candidates_follows_the_variables_it_reads() {
+    let rules = "game pool\nplayers 2..2\nrule r \"the check\"\naction act: int 1..3\nvar pool = [5]\n\
+                 scores {}\nwinners []\n\
+                 flow {\n  for round in [1, 2] {\n    choose {\n      act(x) by players[0] {\n        \
+                 require x == 1 or exists y in pool: y > 2 else r \"{x} with an empty pool\"\n        \
+                 pool = []\n      }\n    }\n  }\n}\n";
+    let prog = shinpan::compile("pool.rules", rules).unwrap_or_else(|d| panic!("{}", d[0].message));
+    let mut firsts = std::collections::BTreeSet::new();
+    for seed in 0..24 {
+        let p = shinpan::play::playout(&prog, 2, seed, 100).unwrap();
+        let args: Vec<_> = p.events.iter().map(|e| e.arg.clone()).collect();
+        assert_eq!(args.len(), 2, "seed {seed}: {args:?}");
+        assert_eq!(args[1], shinpan::program::value::Value::Int(1), "seed {seed}: {args:?}");
+        firsts.insert(format!("{:?}", args[0]));
+        let g = shinpan::play::default_game(&prog, 2).unwrap();
+        let judged = shinpan::play::run_events(&prog, g.players, g.params, p.events).unwrap();
+        assert!(judged.violation.is_none(), "seed {seed}: {:?}", judged.violation);
+    }
+    assert_eq!(firsts.len(), 3, "every number is drawn first by some seed: {firsts:?}");
+}

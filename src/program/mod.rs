@@ -5,6 +5,7 @@ pub mod builtins;
 pub mod fold;
 pub mod memo;
 pub mod value;
+pub mod visit;
 
 use std::collections::HashMap;
 
@@ -231,6 +232,8 @@ pub enum E {
         slot: Slot,
         coll: Box<X>,
         body: Box<X>,
+        /// Where its last value is remembered (`memo::Remembered::quantifiers`), when it is.
+        memo: Option<u16>,
     },
     If(Box<X>, Box<X>, Box<X>),
     /// `let x = VALUE in BODY`: VALUE in the local `slot`, then BODY.
@@ -410,7 +413,7 @@ impl Branch {
             return Some(DrawnFrom::Fields(fields));
         }
         let St::Require { cond, .. } = &self.checks.first()?.s else { return None };
-        let E::Quantifier { all: true, slot, coll: whole, body } = &cond.e else { return None };
+        let E::Quantifier { all: true, slot, coll: whole, body, .. } = &cond.e else { return None };
         let E::Binary(crate::lang::ast::BinOp::In, item, coll) = &body.e else { return None };
         let of_arg = matches!(whole.e, E::Local(s) if s == self.arg) && matches!(item.e, E::Local(s) if s == *slot);
         if !of_arg || coll.reads_local(self.arg) || coll.reads_local(*slot) {

@@ -225,7 +225,7 @@ impl Resolver {
         // run (its indices all resolved).
         if self.errors.is_empty() {
             crate::program::fold::fold_constants(&mut program);
-            program.remembered = crate::program::memo::Remembered::of(&program);
+            program.remembered = crate::program::memo::Remembered::of(&mut program);
         }
         program
     }
@@ -913,7 +913,7 @@ impl Resolver {
                 let slot = self.bind(var);
                 let body = Box::new(self.expr(body));
                 self.pop_scope(mark);
-                E::Quantifier { all: *all, slot, coll, body }
+                E::Quantifier { all: *all, slot, coll, body, memo: None }
             }
             ExprKind::Let(var, value, body) => {
                 let value = Box::new(self.expr(value));

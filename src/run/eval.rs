@@ -62,7 +62,10 @@ impl Machine<'_> {
             E::List(items) => self.list_of(items, frame),
             E::Record(fields) => self.record_of(fields, frame),
             E::Comprehension { .. } => self.comprehension(x, frame),
-            E::Quantifier { all, slot, coll, body } => self.quantifier(*all, *slot, coll, body, frame),
+            E::Quantifier { all, slot, coll, body, memo: Some(at) } if self.trying => {
+                self.quantifier_remembered(*at, |m, frame| m.quantifier(*all, *slot, coll, body, frame), frame)
+            }
+            E::Quantifier { all, slot, coll, body, .. } => self.quantifier(*all, *slot, coll, body, frame),
             E::Let { slot, value, body } => self.let_in(*slot, value, body, frame),
             E::If(c, a, b) => {
                 if self.truth(c, frame)? {

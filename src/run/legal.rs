@@ -196,7 +196,10 @@ impl<'p> Machine<'p> {
     ) -> Run<Option<Vec<Value>>> {
         let mut own = if *ambient { self.take_frame(self.prog.always_locals) } else { vec![] };
         let f: &mut Vec<Value> = if *ambient { &mut own } else { frame };
-        if self.checks_of(b, (actor, arg), f, false, from)?.is_none() {
+        let outer = std::mem::replace(&mut self.trying, true);
+        let broken = self.checks_of(b, (actor, arg), f, false, from);
+        self.trying = outer;
+        if broken?.is_none() {
             return Ok(Some(own));
         }
         self.give_frame(own);

@@ -1,12 +1,13 @@
-//! Values remembered between evaluations: a `due` condition, an `always` guard or a call of a
-//! helper (with the same arguments as its last call) whose variables (and `events_taken`,
-//! where it reads it) are as they were last time has the value it had, and costs the fuel it
-//! cost; that fuel is burnt again without evaluating.
+//! Values remembered between evaluations: a `due` condition, an `always` guard, a call of a
+//! helper (with the same arguments as its last call) or a quantifier (with the same locals
+//! around it) whose variables (and `events_taken`, where it reads it) are as they were last
+//! time has the value it had, and costs the fuel it cost; that fuel is burnt again without
+//! evaluating.
 
 use super::{Machine, Run};
 use crate::program::memo::Reads;
 use crate::program::value::Value;
-use crate::program::{Func, X};
+use crate::program::{Func, Slot, X};
 
 /// A value as it was last worked out, with what it read and what working it out took.
 #[derive(Clone)]
@@ -34,7 +35,7 @@ impl Machine<'_> {
         let reads = if at < dues { prog.remembered.dues.get(at) } else { prog.remembered.guards.get(at - dues) };
         let Some(Some(reads)) = reads else { return self.truth(x, frame) };
         let mut memo = self.memos.get_mut(at).and_then(Option::take);
-        let value = match self.recalled(reads, &[], &memo) {
+        let value = match self.recalled(reads, [].iter(), &memo) {
             Some(value) => {
                 self.remembered += 1;
                 Ok(value)
@@ -43,7 +44,7 @@ impl Machine<'_> {
                 let before = self.marks();
                 let value = self.truth(x, frame);
                 if let Ok(v) = &value {
-                    self.remember(reads, &[], &mut memo, *v, before);
+                    self.remember(reads, [].iter(), &mut memo, *v, before);
                 }
                 value
             }
@@ -65,7 +66,7 @@ impl Machine<'_> {
         let mut inner = self.frame_of_args(func.locals, args, frame)?;
         let given = args.len().min(inner.len());
         let mut memo = self.helper_memos.get_mut(f as usize).and_then(Option::take);
-        let value = match self.recalled(reads, &inner[..given], &memo) {
+        let value = match self.recalled(reads, inner[..given].iter(), &memo) {
             Some(value) => {
                 self.calls_remembered += 1;
                 Ok(value)
@@ -76,7 +77,7 @@ impl Machine<'_> {
                 let value = self.eval(&func.body, &mut inner);
                 self.depth -= 1;
                 if let Ok(v) = &value {
-                    self.remember(reads, &inner[..given], &mut memo, v.clone(), before);
+                    self.remember(reads, inner[..given].iter(), &mut memo, v.clone(), before);
                 }
                 value
             }
@@ -88,6 +89,38 @@ impl Machine<'_> {
         value
     }
 
+    /// A quantifier numbered `at` (`program::memo::Quantified`), remembered with the values of
+    /// the locals it reads from around it; `evaluate` works it out.
+    pub(super) fn quantifier_remembered(
+        &mut self,
+        at: u16,
+        evaluate: impl FnOnce(&mut Self, &mut Vec<Value>) -> Run<Value>,
+        frame: &mut Vec<Value>,
+    ) -> Run<Value> {
+        let prog = self.prog;
+        let Some(quantified) = prog.remembered.quantifiers.get(usize::from(at)) else { return evaluate(self, frame) };
+        let place = prog.dues.len() + prog.always.len() + usize::from(at);
+        let mut memo = self.memos.get_mut(place).and_then(Option::take);
+        let value = match self.recalled(&quantified.reads, values_of(&quantified.locals, frame), &memo) {
+            Some(value) => {
+                self.remembered += 1;
+                Ok(Value::Bool(value))
+            }
+            None => {
+                let before = self.marks();
+                let value = evaluate(self, frame);
+                if let Ok(Value::Bool(v)) = &value {
+                    self.remember(&quantified.reads, values_of(&quantified.locals, frame), &mut memo, *v, before);
+                }
+                value
+            }
+        };
+        if let Some(slot) = self.memos.get_mut(place) {
+            *slot = memo;
+        }
+        value
+    }
+
     /// The fuel left, the nesting and the call depth, before a value is worked out.
     fn marks(&self) -> (u64, u32, u32) {
         (self.fuel, self.nesting, self.depth)
@@ -95,7 +128,12 @@ impl Machine<'_> {
 
     /// The remembered value, its fuel burnt again, when it was worked out for these arguments
     /// and what it read is unchanged since.
-    fn recalled<T: Clone>(&mut self, reads: &Reads, args: &[Value], memo: &Option<Memo<T>>) -> Option<T> {
+    fn recalled<'v, T: Clone>(
+        &mut self,
+        reads: &Reads,
+        args: impl ExactSizeIterator<Item = &'v Value>,
+        memo: &Option<Memo<T>>,
+    ) -> Option<T> {
         let memo = memo.as_ref()?;
         let taken_now = if reads.events_taken { self.taken } else { 0 };
         let unchanged = memo.taken == taken_now
@@ -114,10 +152,10 @@ impl Machine<'_> {
 
     /// Keeps `value` in `memo`, with what it read now and what working it out took since
     /// `before` (the last memo's storage is written over).
-    fn remember<T>(
+    fn remember<'v, T>(
         &self,
         reads: &Reads,
-        args: &[Value],
+        args: impl Iterator<Item = &'v Value>,
         memo: &mut Option<Memo<T>>,
         value: T,
         before: (u64, u32, u32),
@@ -125,11 +163,18 @@ impl Machine<'_> {
         let (fuel, nesting, depth) = before;
         let (mut kept_args, mut counts) = memo.take().map(|m| (m.args, m.counts)).unwrap_or_default();
         kept_args.clear();
-        kept_args.extend_from_slice(args);
+        kept_args.extend(args.cloned());
         counts.clear();
         counts.extend(reads.globals.iter().map(|g| self.versions.get(*g as usize).copied().unwrap_or(0)));
         let taken = if reads.events_taken { self.taken } else { 0 };
         let fuel = fuel - self.fuel;
         *memo = Some(Memo { args: kept_args, counts, taken, value, fuel, nesting, depth });
     }
+}
+
+/// The values of these locals in a frame (null where the frame does not reach one, as a read
+/// of it gives).
+fn values_of<'f>(slots: &'f [Slot], frame: &'f [Value]) -> impl ExactSizeIterator<Item = &'f Value> {
+    const NULL: &Value = &Value::Null;
+    slots.iter().map(|s| frame.get(usize::from(*s)).unwrap_or(NULL))
 }

@@ -209,8 +209,12 @@ pub struct Machine<'p> {
     /// For each `var`, how many times it has been assigned: a remembered condition holds
     /// while the variables it reads keep their counts.
     versions: Vec<u32>,
-    /// The last value of each `due` condition, then of each `always` guard, with what it read.
+    /// The last value of each `due` condition, then of each `always` guard, then of each
+    /// quantifier numbered, with what it read.
     memos: Vec<Option<memo::Memo<bool>>>,
+    /// Whether candidates are being tried (`passes`): only then is a quantifier asked again
+    /// with nothing changed, one candidate after another, and only then is it remembered.
+    trying: bool,
     /// How many conditions were answered from memory.
     remembered: u64,
     /// The last call of each helper that may be remembered, by `fn` index.
@@ -338,12 +342,13 @@ impl<'p> Machine<'p> {
             changes: vec![],
             spent: 0,
             versions: vec![0; prog.vars.len()],
-            memos: vec![None; prog.dues.len() + prog.always.len()],
+            memos: vec![None; prog.dues.len() + prog.always.len() + prog.remembered.quantifiers.len()],
             passed: None,
             left_optional_for: None,
             remembered: 0,
             helper_memos: vec![None; prog.fns.len()],
             calls_remembered: 0,
+            trying: false,
             resume: vec![],
             unwound: vec![],
         }

@@ -333,6 +333,7 @@ impl<'p> Machine<'p> {
             remembered: saved.remembered,
             helper_memos: saved.helper_memos,
             calls_remembered: saved.calls_remembered,
+            trying: false,
             passed: None,
             left_optional_for: None,
             resume: saved.resume,
