@@ -250,7 +250,7 @@ impl<'p> Machine<'p> {
                 DrawnFrom::Members(coll) => {
                     let items = self.list(coll, frame)?;
                     if items.iter().all(|v| self.fits(shape, v)) {
-                        return Ok(Arguments::Members(Rc::new(distinct_in_order(&items)), 1));
+                        return Ok(Arguments::Members(distinct_shared(items), 1));
                     }
                 }
                 DrawnFrom::SubLists { coll, len } => {
@@ -624,6 +624,26 @@ fn nth_order(items: &[Value], mut k: usize) -> Vec<Value> {
     out
 }
 
+/// `distinct_in_order`, sharing the list itself where nothing repeats in it: told, for a hand
+/// of cards, by a set of the cards' numbers, without a new list or a comparison of each card
+/// with the others.
+fn distinct_shared(items: Rc<Vec<Value>>) -> Rc<Vec<Value>> {
+    if cards_all_distinct(&items) { items } else { Rc::new(distinct_in_order(&items)) }
+}
+
+/// Whether the items are all cards numbered below 256, none of them twice.
+fn cards_all_distinct(items: &[Value]) -> bool {
+    let mut seen = [0u64; 4];
+    items.iter().all(|v| {
+        let Value::Card(card) = v else { return false };
+        let Some(word) = seen.get_mut(*card as usize / 64) else { return false };
+        let bit = 1u64 << (card % 64);
+        let fresh = *word & bit == 0;
+        *word |= bit;
+        fresh
+    })
+}
+
 /// The items without repeats, in their order. A hand is short: comparing each item with the
 /// ones kept costs less than hashing it.
 fn distinct_in_order(items: &[Value]) -> Vec<Value> {
@@ -674,6 +694,27 @@ mod tests {
                 assert_eq!(orders.get(k), Some(Value::list(order)), "order {k} of {n} items");
             }
             assert_eq!(orders.get(count), None, "past the last order of {n} items");
+        }
+    }
+
+    /// A list of cards without repeats is shared as it is; one with a repeat, a card numbered
+    /// past the set's 256, or an item that is no card is made anew without repeats.
+    #[test]
+    fn a_list_is_shared_where_nothing_repeats_in_it() {
+        let cards = |numbers: &[u32]| Rc::new(numbers.iter().map(|n| Value::Card(*n)).collect::<Vec<_>>());
+        let hand = cards(&[0, 63, 64, 127, 128, 255, 7]);
+        assert!(Rc::ptr_eq(&distinct_shared(hand.clone()), &hand));
+        for (given, expected) in [
+            (cards(&[5, 70, 5]), cards(&[5, 70])),
+            (cards(&[64, 0, 64]), cards(&[64, 0])),
+            (cards(&[255, 255]), cards(&[255])),
+            (cards(&[3, 256, 3]), cards(&[3, 256])),
+            (cards(&[300, 4]), cards(&[300, 4])),
+            (Rc::new(vec![Value::Card(1), Value::Int(1)]), Rc::new(vec![Value::Card(1), Value::Int(1)])),
+        ] {
+            let shared = distinct_shared(given.clone());
+            assert_eq!(shared, expected, "{given:?}");
+            assert!(!Rc::ptr_eq(&shared, &given), "{given:?} is made anew");
         }
     }
 
