@@ -10,7 +10,7 @@ use crate::limits::Limits;
 use crate::program::Program;
 use crate::program::value::Value;
 use crate::run::rng::Rng;
-use crate::run::{DeadEnd, Event, Machine, Outcome, Source};
+use crate::run::{Carried, DeadEnd, Event, Machine, Outcome, Source};
 use crate::transcript::Yaml;
 use crate::transcript::decode;
 
@@ -39,11 +39,29 @@ pub fn playout_with(
     seed: u64,
     limits: &Limits,
 ) -> Result<Playout, Diag> {
+    playout_carrying(prog, players, variant, seed, limits, &mut None)
+}
+
+/// `playout_with`, started with what the last game of `prog` carried (`Machine::carried`), and
+/// leaving what this one carries there for the next: for a run of games of the same rules.
+pub(crate) fn playout_carrying(
+    prog: &Program,
+    players: usize,
+    variant: &[(String, Yaml)],
+    seed: u64,
+    limits: &Limits,
+    carried: &mut Option<Carried>,
+) -> Result<Playout, Diag> {
     let game = game_with(prog, players, variant)?;
     let source = Source::Random { rng: Rng::new(seed), limit: limits.playout_events, made: vec![] };
     let mut machine = Machine::new(prog, game.players.clone(), game.params, source);
     machine.set_limits(limits);
-    let outcome = machine.run()?;
+    if let Some(carried) = carried.take() {
+        machine.carry_in(carried);
+    }
+    let outcome = machine.run();
+    *carried = Some(machine.carried());
+    let outcome = outcome?;
     let events = match std::mem::replace(&mut machine.source, Source::Transcript { events: vec![], pos: 0 }) {
         Source::Random { made, .. } => made,
         _ => vec![],

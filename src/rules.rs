@@ -293,9 +293,11 @@ impl Rules {
     ) -> Result<Option<(u64, Diag)>, RulesError> {
         self.with_players(players, |p| {
             let mut first_stuck = None;
+            let mut carried = None;
             for k in 0..games as u64 {
                 let seed = seed.wrapping_add(k);
-                let played = playout(p, players, &self.variant, seed, &self.cut_after(max_events))?;
+                let limits = self.cut_after(max_events);
+                let played = playout_carrying(p, players, &self.variant, seed, &limits, &mut carried)?;
                 if first_stuck.is_none() {
                     first_stuck = crate::play::dead_end(p, &played).map(|d| (seed, d));
                 }
@@ -312,9 +314,10 @@ impl Rules {
     pub fn play_stats(&self, players: usize, seed: u64, games: usize, max_events: usize) -> Result<Stats, RulesError> {
         self.with_players(players, |p| {
             let mut stats = Stats::default();
+            let mut carried = None;
             for k in 0..games as u64 {
                 let limits = self.cut_after(max_events);
-                let game = playout(p, players, &self.variant, seed.wrapping_add(k), &limits)?;
+                let game = playout_carrying(p, players, &self.variant, seed.wrapping_add(k), &limits, &mut carried)?;
                 stats.add_capped(p, &game, limits.playout_events);
             }
             Ok(stats)
@@ -554,7 +557,20 @@ fn playout(
     seed: u64,
     limits: &Limits,
 ) -> Result<crate::play::Playout, RulesError> {
-    crate::play::playout_with(p, players, variant, seed, limits).map_err(|d| RulesError {
+    playout_carrying(p, players, variant, seed, limits, &mut None)
+}
+
+/// `playout`, one of a run of games of the same rules, which carry to the next game what each
+/// works out once for all (`Machine::carried`).
+fn playout_carrying(
+    p: &Program,
+    players: usize,
+    variant: &[(String, Yaml)],
+    seed: u64,
+    limits: &Limits,
+    carried: &mut Option<crate::run::Carried>,
+) -> Result<crate::play::Playout, RulesError> {
+    crate::play::playout_carrying(p, players, variant, seed, limits, carried).map_err(|d| RulesError {
         code: d.code,
         message: d.message.clone(),
         diagnostics: vec![d],

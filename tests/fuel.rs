@@ -201,6 +201,116 @@ fn the_helpers_remembered_and_what_they_read() {
     assert_eq!(helpers, expected);
 }
 
+/// A checker carries to the next game what one game worked out once (the last calls of helpers
+/// that read no variable), only while the rules, players and parameters are the same: `pool()`
+/// reads a parameter and `seats()` the players, and a game of other parameters or players
+/// works them out again (a value carried to it would change its verdict). A game started with
+/// them burns the fuel it burns alone, and answers more calls from memory.
+#[test]
+fn a_game_starts_with_what_the_last_game_of_the_same_players_and_parameters_worked_out() {
+    let rules = "game carry\nplayers 2..3\nrule r \"the check\"\nparam n: int = 3\naction go: int\n\
+        fn pool() = [k * n for k in range(1, 4)]\n\
+        fn seats() = len(players)\n\
+        scores {}\nwinners []\n\
+        flow {\n  choose {\n    go(v) by players[0] {\n      \
+        require v in pool() or v == 100 * seats() else r \"{v} is not in {pool()}\"\n    }\n  }\n}\n";
+    let game = |players: &str, n: i64, v: i64| {
+        format!("players: [{players}]\nvariant: {{n: {n}}}\nevents:\n  - {{by: a, go: {v}}}\n")
+    };
+    let fresh = || Checker::with_rules_text("carry.rules", rules, Path::new("."));
+    let mut carrying = fresh();
+    let mut check = |text: String| carrying.check_text("carry.yaml", text, Path::new("."));
+    // Each game after the first is judged after one of other parameters or players, or the same.
+    let games = [
+        (game("a, b", 1, 2), Verdict::Legal),
+        (game("a, b", 2, 3), Verdict::Illegal),
+        (game("a, b", 2, 200), Verdict::Legal),
+        (game("a, b, c", 2, 200), Verdict::Illegal),
+        (game("a, b, c", 2, 300), Verdict::Legal),
+        (game("a, b, c", 2, 300), Verdict::Legal),
+    ];
+    let mut remembered = vec![];
+    for (text, verdict) in games {
+        let alone = fresh().check_text("carry.yaml", text.clone(), Path::new("."));
+        let after = check(text.clone());
+        assert_eq!(after.verdict, verdict, "{text}{:?}", after.violations);
+        assert_eq!(alone.verdict, verdict, "{text}");
+        assert_eq!(after.fuel_spent, alone.fuel_spent, "{text}");
+        remembered.push(after.remembered().1 - alone.remembered().1);
+    }
+    // From memory, beside what the game alone answers so: both helpers for a game after one of
+    // the same players and parameters (each worked out there), nothing after any other.
+    assert_eq!(remembered, [0, 0, 2, 0, 2, 2]);
+}
+
+/// What a game carries is only what holds for every game: a helper that reads a variable is
+/// worked out again in the next game, though the variable has been set as many times there.
+#[test]
+fn a_game_carries_nothing_that_reads_a_variable() {
+    let rules = "game carry\nplayers 2..2\nrule r \"the check\"\naction go: int\naction twice: int\nvar used = 0\n\
+        fn doubled() = [used * 2 for k in range(1, 1)]\n\
+        scores {}\nwinners []\n\
+        flow {\n  choose {\n    go(v) by players[0] {\n      used = v\n    }\n  }\n  \
+        choose {\n    twice(w) by players[0] {\n      require [w] == doubled() else r \"not {doubled()}\"\n    }\n  }\n}\n";
+    let game =
+        |v: i64, w: i64| format!("players: [a, b]\nevents:\n  - {{by: a, go: {v}}}\n  - {{by: a, twice: {w}}}\n");
+    let mut checker = Checker::with_rules_text("carry.rules", rules, Path::new("."));
+    let mut check = |text: String| checker.check_text("carry.yaml", text, Path::new(".")).verdict;
+    assert_eq!(check(game(5, 10)), Verdict::Legal);
+    assert_eq!(check(game(7, 10)), Verdict::Illegal);
+    assert_eq!(check(game(7, 14)), Verdict::Legal);
+}
+
+/// What a game carries goes only to a game of the same rules: two rules files alike but for the
+/// values of their helper, checked in turn by one checker, each with its own values.
+#[test]
+fn a_game_carries_nothing_to_a_game_of_other_rules() {
+    let dir = std::env::temp_dir().join(format!("shinpan-carry-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let rules = |first: i64| {
+        format!(
+            "game carry\nplayers 2..2\nrule r \"the check\"\naction go: int\nfn pool() = [k + {first} for k in range(0, 3)]\n\
+             scores {{}}\nwinners []\nflow {{\n  choose {{\n    go(v) by players[0] {{\n      \
+             require v in pool() else r \"{{v}} is not in {{pool()}}\"\n    }}\n  }}\n}}\n"
+        )
+    };
+    std::fs::write(dir.join("low.rules"), rules(1)).unwrap();
+    std::fs::write(dir.join("high.rules"), rules(10)).unwrap();
+    let game = |file: &str, v: i64| format!("rules: {file}.rules\nplayers: [a, b]\nevents:\n  - {{by: a, go: {v}}}\n");
+    let mut checker = Checker::new(None);
+    let mut check = |text: String| checker.check_text("carry.yaml", text, &dir).verdict;
+    assert_eq!(check(game("low", 2)), Verdict::Legal);
+    assert_eq!(check(game("high", 2)), Verdict::Illegal);
+    assert_eq!(check(game("high", 11)), Verdict::Legal);
+    assert_eq!(check(game("low", 11)), Verdict::Illegal);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A run of playouts carries to each game what the last worked out once, and plays the games
+/// each seed plays alone, byte for byte: every built-in game, six seeds.
+#[test]
+fn a_run_of_playouts_plays_the_games_each_seed_plays_alone() {
+    for (game, players) in GAMES {
+        let rules = shinpan::Rules::new(game).unwrap();
+        let prog = shinpan::builtin_program(game).unwrap().unwrap();
+        let mut lines = vec![];
+        let stuck = rules
+            .play_games(players, 3, 6, 100_000, |line| {
+                lines.push(line.to_string());
+                true
+            })
+            .unwrap();
+        assert!(stuck.is_none(), "{game}");
+        let alone: Vec<String> = (3..9)
+            .map(|seed| {
+                let played = shinpan::play::playout(&prog, players, seed, 100_000).unwrap();
+                shinpan::play::transcript_json_line_for(game, &[], &prog, &played)
+            })
+            .collect();
+        assert_eq!(lines, alone, "{game}");
+    }
+}
+
 /// Which quantifiers are remembered between candidates, and what they read: variables
 /// (through helpers too), `events_taken`, and the locals bound around them. Only those of a
 /// branch's checks, which are tried candidate after candidate, and of those only the

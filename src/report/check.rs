@@ -11,7 +11,7 @@ use crate::limits::Limits;
 use crate::program::Program;
 use crate::program::value::Value;
 use crate::report::values::JsonBudget;
-use crate::run::{Machine, Outcome, Source};
+use crate::run::{Carried, Machine, Outcome, Source};
 use crate::transcript::decode::{Envelope, Game, Malformed, envelope, events};
 use crate::transcript::{Problem, RawTranscript, Yaml, read_within};
 
@@ -311,6 +311,9 @@ pub struct Checker {
     envelopes: HashMap<(usize, Vec<String>), (Rc<Program>, Envelope)>,
     /// What one transcript and one game may cost.
     pub limits: Limits,
+    /// What the last game judged worked out once for every game of its rules (kept alive
+    /// here), players and parameters: the next such game starts with it.
+    carried: std::cell::RefCell<Option<(Rc<Program>, Carried)>>,
 }
 
 impl Checker {
@@ -334,6 +337,7 @@ impl Checker {
             record_states: false,
             inline: None,
             envelopes: HashMap::new(),
+            carried: std::cell::RefCell::new(None),
             limits: Limits::DEFAULT,
             files_read: vec![],
         }
@@ -529,7 +533,14 @@ impl Checker {
             machine.record_states();
         }
         machine.set_limits(&self.limits);
-        match machine.run() {
+        if let Some((before, carried)) = self.carried.take()
+            && Rc::ptr_eq(&before, program)
+        {
+            machine.carry_in(carried);
+        }
+        let run = machine.run();
+        self.carried.replace(Some((program.clone(), machine.carried())));
+        match run {
             Ok(outcome) => {
                 let stopped = outcome.violation.is_some();
                 let judged = Judged { program, players: &game.players, events: &events, limits: &self.limits };

@@ -4,6 +4,8 @@
 //! time has the value it had, and costs the fuel it cost; that fuel is burnt again without
 //! evaluating.
 
+use std::rc::Rc;
+
 use super::{Machine, Run};
 use crate::program::memo::Reads;
 use crate::program::value::Value;
@@ -27,7 +29,42 @@ pub(super) struct Memo<T> {
     depth: u32,
 }
 
+/// What one game worked out that holds for every game of the same rules, players and
+/// parameters: the last calls of its helpers that read no variable
+/// (`fn deck() = [c for c in Drink where c.rank <= max_rank]`), each with the fuel it cost (one
+/// that reads `events_taken` holds where as many events have been taken, which its memory
+/// checks). The next such game starts with them (`Machine::carry_in`), and works them out no
+/// more.
+#[derive(Clone)]
+pub struct Carried {
+    players: Rc<[String]>,
+    params: Vec<Value>,
+    helper_memos: Vec<Option<Memo<Value>>>,
+}
+
 impl Machine<'_> {
+    /// What this game worked out that the next game of the same rules, players and parameters
+    /// may start with.
+    pub fn carried(&self) -> Carried {
+        let helpers = &self.prog.remembered.helpers;
+        let constant = |f: usize| matches!(helpers.get(f), Some(Some(r)) if r.globals.is_empty());
+        let helper_memos =
+            self.helper_memos.iter().enumerate().map(|(f, memo)| memo.clone().filter(|_| constant(f))).collect();
+        Carried { players: self.players.clone(), params: self.params.clone(), helper_memos }
+    }
+
+    /// Starts, before it runs, with what an earlier game carried, where that game had these
+    /// players and parameters; the caller makes sure it had these rules too (the same program,
+    /// kept alive, so that its address is not another's).
+    pub fn carry_in(&mut self, carried: Carried) {
+        let same_game = carried.players == self.players
+            && carried.params == self.params
+            && carried.helper_memos.len() == self.helper_memos.len();
+        if same_game {
+            self.helper_memos = carried.helper_memos;
+        }
+    }
+
     /// `truth`, remembered at place `at` (the `due` conditions, then the `always` guards).
     pub(super) fn truth_remembered(&mut self, at: usize, x: &X, frame: &mut Vec<Value>) -> Run<bool> {
         let prog = self.prog;

@@ -11,6 +11,7 @@ mod show;
 pub mod suspend;
 
 pub use legal::Candidate;
+pub use memo::Carried;
 pub use show::{show, show_plain, shown};
 pub use suspend::{Live, LiveMode, Progress, Saved};
 
