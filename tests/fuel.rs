@@ -315,7 +315,8 @@ fn a_run_of_playouts_plays_the_games_each_seed_plays_alone() {
 /// (through helpers too), `events_taken`, and the locals bound around them. Only those of a
 /// branch's checks, which are tried candidate after candidate, and of those only the
 /// outermost: none inside a comprehension, a lambda or a helper's body, none that draws at
-/// random, and none that reads the candidate, directly or through a name bound from it.
+/// random, none that reads the candidate, directly or through a name bound from it (in an `if`
+/// too), and none that reads the name of a `for` loop of the checks.
 #[test]
 fn the_quantifiers_remembered_and_what_they_read() {
     let rules = "game memo\nplayers 2..2\nrule r \"unused\"\naction go: int 0..1\naction tick: int 0..1\n\
@@ -335,6 +336,9 @@ fn the_quantifiers_remembered_and_what_they_read() {
         require exists y in shuffle(b): y > 0 else r \"four\"\n          \
         require max_by(b, y => if exists z in b: z > y then 0 else 1) >= 0 else r \"five\"\n          \
         require helper(n) or n >= 0 else r \"six\"\n          \
+        if n > 0 {\n            let inner = n + 2\n            require exists y in b: y > inner else r \"in an if\"\n          }\n          \
+        for q in b {\n            require exists y in b: y > q else r \"in a loop\"\n          }\n          \
+        if k > 0 {\n            require exists y in b: y > far else r \"in an if, reading no candidate\"\n          }\n          \
         a += 1\n          if exists y in b: y > k {\n            c += 1\n          }\n        }\n      }\n    }\n  }\n}\n";
     let prog = shinpan::compile("memo.rules", rules).unwrap_or_else(|d| panic!("{}", d[0].message));
     let found: Vec<_> =
@@ -344,6 +348,7 @@ fn the_quantifiers_remembered_and_what_they_read() {
         (Some(("b".into(), true)), 0),
         (Some(("a b c".into(), false)), 1),
         (Some(("b".into(), false)), 0),
+        (Some(("b".into(), false)), 1),
     ];
     assert_eq!(found, expected);
 }

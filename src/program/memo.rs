@@ -72,7 +72,8 @@ impl Remembered {
 /// reads. Only checks are tried candidate after candidate (`Machine::passes`), so only their
 /// quantifiers are asked again with nothing changed. Of those, only the outermost: one inside
 /// a loop's body sees the loop's name change at every round. And none that reads the
-/// candidate, directly or through a name bound from it: it changes from one to the next.
+/// candidate, directly or through a name bound from it, or the name of a `for` loop of the
+/// checks: it changes from one try, or one round, to the next.
 fn number_quantifiers(prog: &mut Program) -> Vec<Quantified> {
     // Helpers are walked through, not changed: held apart while the branches are numbered.
     let fns = std::mem::take(&mut prog.fns);
@@ -93,19 +94,21 @@ impl super::visit::Visitor for Numbering<'_> {
     fn expression(&mut self, _: &mut X) {}
 
     fn branch(&mut self, b: &mut Branch) {
-        let mut from_candidate = vec![b.arg];
-        bound_from(&b.checks, &mut from_candidate);
-        super::visit::block(&mut b.checks, &mut |x: &mut X| self.outermost(x, &from_candidate));
+        // The names that change from one candidate to the next, or from one round of a loop of
+        // the checks to the next.
+        let mut changing = vec![b.arg];
+        bound_from(&b.checks, &mut changing);
+        super::visit::block(&mut b.checks, &mut |x: &mut X| self.outermost(x, &changing));
     }
 }
 
 impl Numbering<'_> {
-    fn outermost(&mut self, x: &mut X, from_candidate: &[Slot]) {
+    fn outermost(&mut self, x: &mut X, changing: &[Slot]) {
         match &x.e {
             E::Quantifier { .. } => {
                 let mut locals = vec![];
                 let Some(reads) = walk(self.fns, x, false, Some(&mut locals)) else { return };
-                if locals.iter().any(|s| from_candidate.contains(s)) {
+                if locals.iter().any(|s| changing.contains(s)) {
                     return;
                 }
                 let Ok(at) = u16::try_from(self.found.len()) else { return };
@@ -115,29 +118,26 @@ impl Numbering<'_> {
                 }
             }
             E::Comprehension { .. } | E::Lambda(..) => {}
-            _ => x.children_mut().into_iter().for_each(|c| self.outermost(c, from_candidate)),
+            _ => x.children_mut().into_iter().for_each(|c| self.outermost(c, changing)),
         }
     }
 }
 
-/// Adds the names that `block` binds from those in `from` (`let cards = flatten(values(d))`,
-/// `for c in cards`), in order, inside its `if`s and loops too.
-fn bound_from(block: &Block, from: &mut Vec<Slot>) {
-    let reads_any = |x: &X, from: &[Slot]| from.iter().any(|s| x.reads_local(*s));
-    for s in block {
+/// Adds to `changing` the names that checks bind from those in it (`let cards =
+/// flatten(values(d))`), in order, inside their `if`s too, and the names of their `for` loops,
+/// which change at every round. (Checks hold no other statements that bind a name.)
+fn bound_from(checks: &Block, changing: &mut Vec<Slot>) {
+    for s in checks {
         match &s.s {
-            St::Let(slot, x) if reads_any(x, from) => from.push(*slot),
-            St::For { slot, slot2, coll, body } => {
-                if reads_any(coll, from) {
-                    from.extend(std::iter::once(*slot).chain(*slot2));
-                }
-                bound_from(body, from);
+            St::Let(slot, x) if changing.iter().any(|s| x.reads_local(*s)) => changing.push(*slot),
+            St::For { slot, slot2, body, .. } => {
+                changing.extend(std::iter::once(*slot).chain(*slot2));
+                bound_from(body, changing);
             }
             St::If(_, a, b) => {
-                bound_from(a, from);
-                bound_from(b, from);
+                bound_from(a, changing);
+                bound_from(b, changing);
             }
-            St::While(_, body) | St::Loop(body) => bound_from(body, from),
             _ => {}
         }
     }
