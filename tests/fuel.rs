@@ -353,6 +353,27 @@ fn the_quantifiers_remembered_and_what_they_read() {
     assert_eq!(found, expected);
 }
 
+/// Checking judges each event once, and asks no quantifier's memory even where one is asked
+/// again with nothing changed (three records in a row): the memory is kept for the candidates
+/// a playout or a listing tries, where it pays, and checking would only pay for keeping it.
+#[test]
+fn checking_asks_no_quantifier_of_its_memory() {
+    let rules = "game ticks\nplayers 2..2\nrule r \"the check\"\naction go: int 0..1\naction tick: int 0..1\n\
+        var b = [1, 2]\nscores {}\nwinners []\n\
+        always tick(t) by table {\n  require exists y in b: y > 1 else r \"ticked {t}\"\n}\n\
+        flow {\n  choose {\n    go(n) by players[0] {\n      b = []\n    }\n  }\n}\n";
+    let prog = shinpan::compile("ticks.rules", rules).unwrap_or_else(|d| panic!("{}", d[0].message));
+    assert_eq!(prog.remembered.quantifiers.len(), 1, "the record's check is numbered");
+    let text = "players: [a, b]\nevents:\n  - {by: table, tick: 0}\n  - {by: table, tick: 0}\n  - {by: table, tick: 1}\n  - {by: a, go: 0}\n";
+    let report = Checker::with_rules_text("ticks.rules", rules, Path::new(".")).check_text(
+        "ticks.yaml",
+        text.into(),
+        Path::new("."),
+    );
+    assert_eq!(report.verdict, Verdict::Legal, "{:?}", report.violations);
+    assert_eq!(report.remembered(), (0, 0));
+}
+
 /// A remembered helper gives what evaluating it gives, and burns the same fuel: the record
 /// compares `total()` with a value the transcript gives, after each change of what it reads
 /// and between changes, and the fuel of the run is that of the same rules with an argument

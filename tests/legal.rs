@@ -480,3 +480,31 @@ fn a_quantifier_remembered_between_candidates_follows_the_variables_it_reads() {
     }
     assert_eq!(firsts.len(), 3, "every number is drawn first by some seed: {firsts:?}");
 }
+
+/// Each quantifier remembered between candidates has a place of its own, apart from the
+/// remembered guards: a guard and two quantifiers that read the same variable, with another
+/// answer, each keep theirs. The record `tick` stays open (its guard true) at every point,
+/// though the quantifiers tried there answer false; and every game drawn is legal.
+#[test]
+fn remembered_quantifiers_and_guards_keep_their_answers_apart() {
+    let rules = "game apart\nplayers 2..2\nrule r \"the check\"\naction go: int 0..1\naction tick: int 0..1\n\
+                 var b = [1, 2]\nvar ticks = 0\nscores {}\nwinners []\n\
+                 always tick(t) by table when exists y in b: y > 0 {\n  ticks += 1\n}\n\
+                 flow {\n  loop {\n    choose {\n      go(n) by players[0] {\n        \
+                 require not exists y in b: y > 5 else r \"over 5\"\n        \
+                 require not exists y in b: y > 3 else r \"over 3\"\n      }\n    }\n  }\n}\n";
+    let prog = shinpan::compile("apart.rules", rules).unwrap_or_else(|d| panic!("{}", d[0].message));
+    assert_eq!(prog.remembered.quantifiers.len(), 2);
+    let mut ticks_after_a_go = 0;
+    for seed in 0..24 {
+        let p = shinpan::play::playout(&prog, 2, seed, 12).unwrap();
+        let actions: Vec<_> = p.events.iter().map(|e| prog.actions[e.action as usize].name.clone()).collect();
+        assert_eq!(actions.len(), 12, "seed {seed}: {actions:?}");
+        let first_go = actions.iter().position(|a| a == "go").unwrap_or(actions.len());
+        ticks_after_a_go += actions[first_go..].iter().filter(|a| *a == "tick").count();
+        let g = shinpan::play::default_game(&prog, 2).unwrap();
+        let judged = shinpan::play::run_events(&prog, g.players, g.params, p.events).unwrap();
+        assert!(judged.violation.is_none(), "seed {seed}: {:?}", judged.violation);
+    }
+    assert!(ticks_after_a_go > 20, "the record stays open after the first go: {ticks_after_a_go}");
+}
