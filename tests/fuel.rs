@@ -353,6 +353,27 @@ fn the_quantifiers_remembered_and_what_they_read() {
     assert_eq!(found, expected);
 }
 
+/// Each kind of name that changes from one candidate, or one round, to the next keeps the
+/// quantifier that reads it from being numbered, alone in its rules (in one file, names of
+/// different scopes may share a place, and one would stand for the other).
+#[test]
+fn a_quantifier_that_reads_a_changing_name_is_not_numbered() {
+    let numbered = |checks: &str| {
+        let rules = format!(
+            "game memo\nplayers 2..2\nrule r \"unused\"\naction go: int 0..1\nvar b = [1, 2]\nscores {{}}\nwinners []\n\
+             flow {{\n  choose {{\n    go(n) by players[0] {{\n{checks}\n    }}\n  }}\n}}\n"
+        );
+        let prog = shinpan::compile("memo.rules", &rules).unwrap_or_else(|d| panic!("{}", d[0].message));
+        prog.remembered.quantifiers.len()
+    };
+    assert_eq!(numbered("require exists y in b: y > 0 else r \"reads no name\""), 1);
+    assert_eq!(numbered("if n > 0 {\n let inner = n + 2\n require exists y in b: y > inner else r \"x\"\n}"), 0);
+    assert_eq!(numbered("for q in b {\n require exists y in b: y > q else r \"x\"\n}"), 0);
+    assert_eq!(numbered("for q in b {\n let twice = q * 2\n require exists y in b: y > twice else r \"x\"\n}"), 0);
+    assert_eq!(numbered("require len([y for y in b where exists z in b: z == y]) > 0 else r \"x\""), 0);
+    assert_eq!(numbered("require max_by(b, y => if exists z in b: z > y then 0 else 1) >= 0 else r \"x\""), 0);
+}
+
 /// Checking judges each event once, and asks no quantifier's memory even where one is asked
 /// again with nothing changed (three records in a row): the memory is kept for the candidates
 /// a playout or a listing tries, where it pays, and checking would only pay for keeping it.

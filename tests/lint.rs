@@ -394,3 +394,19 @@ fn rules_checked_in_the_order_declared_are_not_warned_about() {
     assert_ne!(swapped, fixture);
     assert_eq!(warnings(&swapped), []);
 }
+
+/// What the static check knows of each built-in game's variables, as a rules file writes a
+/// shape (`?` where it knows nothing): what a typed layout of the state has to go on. Each
+/// actor named with `as` is a player here, so every per-player variable is keyed by players.
+#[test]
+fn the_static_types_of_the_built_in_games_variables() {
+    let mut out = String::new();
+    for (name, _) in shinpan::lang::specs::BUILTIN {
+        let program = shinpan::builtin_program(name).unwrap().unwrap();
+        out.push_str(&format!("{name}\n"));
+        for (var, t) in program.vars.iter().zip(&program.var_types) {
+            out.push_str(&format!("  {}: {}\n", var.name, t.written(&program)));
+        }
+    }
+    insta::assert_snapshot!(out);
+}

@@ -4,6 +4,7 @@
 pub mod builtins;
 pub mod fold;
 pub mod memo;
+pub mod types;
 pub mod value;
 pub mod visit;
 
@@ -58,6 +59,8 @@ pub struct Program {
     pub data_dir: Option<std::path::PathBuf>,
     /// What each `due` condition and `always` guard reads, where it may be remembered.
     pub remembered: memo::Remembered,
+    /// Each variable's type as the static check worked it out (`Unknown` where it could not).
+    pub var_types: Vec<types::Type>,
 }
 
 #[derive(Debug, Clone)]

@@ -214,13 +214,16 @@ impl Resolver {
             flow_locals,
             data_dir: None,
             remembered: Default::default(),
+            var_types: vec![],
         };
         self.cards(spec, &mut program);
         self.card_literals(&program);
         // Types are checked even where names did not resolve, so that one run reports every
         // problem: an unresolved name is of unknown type, and an unresolved procedure or action
         // is an index the checker finds nothing at (`NOWHERE`).
-        self.errors.extend(typecheck::check_around(&program, &self.unresolved));
+        let (errors, var_types) = typecheck::check_around(&program, &self.unresolved);
+        self.errors.extend(errors);
+        program.var_types = var_types;
         // After every check, which read literals as written; only for a program that will
         // run (its indices all resolved).
         if self.errors.is_empty() {

@@ -65,7 +65,8 @@ struct Checker<'p> {
 
 /// Checks a program that may hold placeholders for names that did not resolve (at the spans
 /// of `unresolved`): each is of unknown type, so that its error is not followed by others.
-pub fn check_around(prog: &Program, unresolved: &HashSet<Span>) -> Vec<Diag> {
+/// Gives the errors and each variable's type.
+pub fn check_around(prog: &Program, unresolved: &HashSet<Span>) -> (Vec<Diag>, Vec<T>) {
     let facts = Facts {
         vars: vec![T::Never; prog.vars.len()],
         fn_results: vec![T::Never; prog.fns.len()],
@@ -92,7 +93,7 @@ pub fn check_around(prog: &Program, unresolved: &HashSet<Span>) -> Vec<Diag> {
     }
     c.quiet = false;
     c.round();
-    c.errors
+    (c.errors, c.facts.vars)
 }
 
 impl Checker<'_> {
@@ -296,13 +297,17 @@ impl Checker<'_> {
     }
 
     fn branch(&mut self, b: &Branch) {
-        self.expr(&b.actors);
+        // The actor (`as p`) is the actors' value, or one item of it when it is a list.
+        let actor = match self.expr(&b.actors) {
+            T::List(item) => *item,
+            one => one,
+        };
         let action = self.prog.actions.get(b.action as usize);
         let arg = action.map_or(T::Unknown, |a| of_shape(&a.shape));
         let decl = action.map(|a| Decl { t: None, gave: arg.clone(), span: a.span.clone() });
         self.set_local(b.arg, arg, decl);
         if let Some(slot) = b.actor {
-            self.set_local(slot, T::Unknown, None);
+            self.set_local(slot, actor, None);
         }
         if let Some(g) = &b.guard {
             self.want(g, T::Bool);

@@ -14,30 +14,7 @@ use crate::program::value::Value;
 /// (`x = [x]` in a loop would otherwise grow a type forever).
 const MAX_DEPTH: usize = 6;
 
-#[derive(Clone, Debug, PartialEq)]
-pub(super) enum T {
-    Never,
-    Unknown,
-    Int,
-    Bool,
-    Str,
-    Player,
-    Card(u16),
-    Enum(u16),
-    List(Box<T>),
-    Map(Box<T>, Box<T>),
-    /// A map with string keys built as a record, its fields sorted by name.
-    Record(Vec<Field>),
-}
-
-/// A field of a record type: its name, its type, and whether every record of the type has it
-/// (a field that only some have reads as null in the others).
-#[derive(Clone, Debug, PartialEq)]
-pub(super) struct Field {
-    pub name: Rc<str>,
-    pub t: T,
-    pub always: bool,
-}
+pub(super) use crate::program::types::{Field, Type as T};
 
 impl T {
     pub fn words(&self) -> &'static str {
