@@ -2,6 +2,7 @@
 //! interpreter accepts only this form, so an unknown name cannot arise while checking.
 
 pub mod builtins;
+pub mod fast;
 pub mod fold;
 pub mod memo;
 pub mod types;
@@ -204,6 +205,8 @@ pub enum Shape {
 pub struct X {
     pub e: E,
     pub span: Span,
+    /// Its quick form, where it has one (`fast`), given once the program is checked.
+    pub quick: Option<Box<fast::Quick>>,
 }
 
 #[derive(Debug, Clone)]

@@ -229,6 +229,7 @@ impl Resolver {
         if self.errors.is_empty() {
             crate::program::fold::fold_constants(&mut program);
             program.remembered = crate::program::memo::Remembered::of(&mut program);
+            crate::program::fast::compile(&mut program);
         }
         program
     }
@@ -455,7 +456,7 @@ impl Resolver {
             Some(e) => self.const_expr(e),
             None => {
                 self.required::<()>(None, form, &format!("the rules need `{form}`"));
-                X { e: E::Const(Value::Null), span: 0..0 }
+                X { e: E::Const(Value::Null), span: 0..0, quick: None }
             }
         }
     }
@@ -850,7 +851,7 @@ impl Resolver {
             .iter()
             .map(|a| match a {
                 ast::Accessor::Index(e) => self.expr(e),
-                ast::Accessor::Field(n) => X { e: E::Const(Value::str(&n.text)), span: n.span.clone() },
+                ast::Accessor::Field(n) => X { e: E::Const(Value::str(&n.text)), span: n.span.clone(), quick: None },
             })
             .collect();
         St::Assign { target, path, op, value: self.expr(value) }
@@ -948,7 +949,7 @@ impl Resolver {
                 self.placeholder(&span)
             }
         };
-        X { e, span }
+        X { e, span, quick: None }
     }
 
     fn name(&mut self, n: &Name, span: &Span) -> E {
@@ -1123,7 +1124,7 @@ impl Resolver {
         let slot = self.bind(v);
         let body = self.expr(body);
         self.pop_scope(mark);
-        X { e: E::Lambda(slot, Box::new(body)), span: span.clone() }
+        X { e: E::Lambda(slot, Box::new(body)), span: span.clone(), quick: None }
     }
 
     fn template(&mut self, t: &ast::Template) -> Vec<Part> {

@@ -13,6 +13,15 @@ impl Machine<'_> {
     /// Evaluates an expression. Fuel is spent where work can repeat (calls, and each item of
     /// a comprehension, quantifier or keyed built-in), so every runaway is still stopped.
     pub(super) fn eval(&mut self, x: &X, frame: &mut Vec<Value>) -> Run<Value> {
+        if let Some(quick) = &x.quick {
+            #[cfg(test)]
+            if super::fast::verifying() {
+                return self.quickly_beside_the_walk(quick, x, frame);
+            }
+            if let Some(v) = self.quickly(quick, frame) {
+                return Ok(v);
+            }
+        }
         self.enter(&x.span)?;
         let out = self.eval_node(x, frame);
         self.nesting -= 1;
@@ -41,7 +50,7 @@ impl Machine<'_> {
         self.eval(x, frame)
     }
 
-    fn eval_node(&mut self, x: &X, frame: &mut Vec<Value>) -> Run<Value> {
+    pub(super) fn eval_node(&mut self, x: &X, frame: &mut Vec<Value>) -> Run<Value> {
         match &x.e {
             E::Const(v) => Ok(v.clone()),
             E::Local(s) => Ok(frame.get(*s as usize).cloned().unwrap_or(Value::Null)),
@@ -413,7 +422,7 @@ impl Machine<'_> {
     /// Whether `==` between these values can be true: values of different kinds never are,
     /// and asking is a mistake in the rules (`declarer == "N"`, a suit against a strain),
     /// which must not pass as a silent `false`. Anything may be compared with null.
-    fn comparable(&self, l: &Value, r: &Value) -> bool {
+    pub(super) fn comparable(&self, l: &Value, r: &Value) -> bool {
         match (l, r) {
             (Value::Null, _) | (_, Value::Null) => true,
             (Value::Player(_) | Value::Table, Value::Player(_) | Value::Table) => true,
@@ -1072,7 +1081,7 @@ pub(super) fn bind(frame: &mut Vec<Value>, slot: u16, v: Value) {
 /// seat `i` at position `i`, so `hand[p]` is found without a search. Any other map (or a seat
 /// kept elsewhere) is searched as before.
 #[inline]
-fn seat_entry<'m>(entries: &'m [(Value, Value)], key: &Value) -> Option<&'m Value> {
+pub(super) fn seat_entry<'m>(entries: &'m [(Value, Value)], key: &Value) -> Option<&'m Value> {
     let Value::Player(seat) = key else { return None };
     entries.get(usize::from(*seat)).filter(|(k, _)| k.same(key)).map(|(_, v)| v)
 }
@@ -1081,7 +1090,7 @@ fn seat_entry<'m>(entries: &'m [(Value, Value)], key: &Value) -> Option<&'m Valu
 /// of scalars and texts (a hand of cards); `None` for a list that holds lists or maps, which
 /// is weighed by `Value::weight`.
 #[inline]
-fn weigh_and_find(items: &[Value], item: &Value) -> Option<(usize, bool)> {
+pub(super) fn weigh_and_find(items: &[Value], item: &Value) -> Option<(usize, bool)> {
     // The item's kind is looked at once, not at every comparison: a card, a seat or an int
     // is compared with each item as a number (`same` compares them so).
     match *item {
@@ -1138,7 +1147,7 @@ fn by_key(b: Builtin, keyed: Vec<(Value, Value)>) -> Value {
 /// Most memory a `matches` pattern may compile to: far above any code pattern.
 const MAX_PATTERN_SIZE: usize = 1 << 20;
 
-fn ordered<T: Ord>(op: BinOp, p: T, q: T) -> bool {
+pub(super) fn ordered<T: Ord>(op: BinOp, p: T, q: T) -> bool {
     match op {
         BinOp::Lt => p < q,
         BinOp::Le => p <= q,

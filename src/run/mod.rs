@@ -3,6 +3,7 @@
 
 mod eval;
 mod exec;
+mod fast;
 mod in_place;
 mod legal;
 mod memo;

@@ -1,0 +1,169 @@
+//! Expressions without loops of their own, calls or built-ins, compiled a second time into a
+//! form the interpreter runs without building values: a place (a variable, a local, an entry
+//! of a map or list, a field) is read where it is, a condition gives a bool and arithmetic an
+//! int, and the fuel is added up as it goes. The walk over `X` stays the meaning: where a quick
+//! form meets anything the walk would report (a type error, fuel running out, the nesting
+//! limit near), it gives up and the walk runs the expression instead (`run/fast.rs`).
+
+use crate::lang::ast::BinOp;
+use crate::program::value::Value;
+use crate::program::{E, Program, Slot, X};
+
+/// Deepest expression given a quick form: what the compiler walks is bounded, and deeper
+/// expressions are rare enough for the walk.
+const MAX_DEPTH: u32 = 48;
+
+/// An expression's quick form, and how deep the expression is (a quick form runs only where
+/// the walk would not reach the nesting limit inside it).
+#[derive(Debug, Clone)]
+pub struct Quick {
+    pub fast: Fast,
+    pub depth: u32,
+    /// Whether it holds a quantifier remembered between candidates: while candidates are
+    /// tried, the walk runs it, and asks that quantifier's memory (`run/memo.rs`).
+    pub remembers: bool,
+}
+
+/// What a quick form gives: a bool, an int, or a value read where it is.
+#[derive(Debug, Clone)]
+pub enum Fast {
+    Cond(C),
+    Num(N),
+    Place(P),
+}
+
+/// A condition.
+#[derive(Debug, Clone)]
+pub enum C {
+    And(Box<C>, Box<C>),
+    Or(Box<C>, Box<C>),
+    Not(Box<C>),
+    /// A value that must be a bool, and the bool it must be for the condition to hold
+    /// (`not flag[p]` is `flag[p]` wanted false).
+    Truth(P, bool),
+    /// `==`, or `!=` with `ne`.
+    Same {
+        ne: bool,
+        l: Box<Fast>,
+        r: Box<Fast>,
+    },
+    /// `<`, `<=`, `>`, `>=`.
+    Order(BinOp, Box<Fast>, Box<Fast>),
+    /// `in`, or `not in` with `not`.
+    In {
+        not: bool,
+        item: Box<Fast>,
+        coll: Box<P>,
+    },
+    Quantifier {
+        all: bool,
+        slot: Slot,
+        coll: Box<P>,
+        body: Box<C>,
+    },
+}
+
+/// An int worked out.
+#[derive(Debug, Clone)]
+pub enum N {
+    /// `+`, `-`, `*`, `/`, `%` of two ints (lists are the walk's).
+    Arith(BinOp, Box<Fast>, Box<Fast>),
+    EventsTaken,
+}
+
+/// A value read where it is.
+#[derive(Debug, Clone)]
+pub enum P {
+    Const(Value),
+    Local(Slot),
+    Global(u16),
+    Param(u16),
+    Players,
+    /// `a[k]`: an entry of a map or an item of a list.
+    Index(Box<P>, Box<Fast>),
+    /// `a.name`: a card's attribute or a record's field, by its name and symbol.
+    Field(Box<P>, Value, u16),
+    If(Box<C>, Box<P>, Box<P>),
+}
+
+/// Gives every expression of the program that has a quick form its quick form, the
+/// expressions inside one included (the walk uses theirs where it runs the outer one).
+pub fn compile(prog: &mut Program) {
+    super::visit::every_expression(prog, &mut |x: &mut X| give_quick_forms(x));
+}
+
+fn give_quick_forms(x: &mut X) {
+    let leaf = matches!(x.e, E::Const(_) | E::Local(_) | E::Global(_) | E::Param(_) | E::Players | E::EventsTaken);
+    if !leaf && let Some(fast) = fast(x, MAX_DEPTH) {
+        x.quick = Some(Box::new(Quick { fast, depth: depth(x), remembers: remembers(x) }));
+    }
+    x.children_mut().into_iter().for_each(give_quick_forms);
+}
+
+/// Whether `x` holds a quantifier remembered between candidates.
+fn remembers(x: &X) -> bool {
+    matches!(x.e, E::Quantifier { memo: Some(_), .. }) || x.children().into_iter().any(remembers)
+}
+
+/// How deep the walk goes in `x`: 1 for a leaf.
+fn depth(x: &X) -> u32 {
+    1 + x.children().into_iter().map(depth).max().unwrap_or(0)
+}
+
+/// `x`'s quick form, if it has one within `room` levels.
+fn fast(x: &X, room: u32) -> Option<Fast> {
+    let room = room.checked_sub(1)?;
+    let inner = |a: &X| fast(a, room).map(Box::new);
+    Some(match &x.e {
+        E::Const(v) => Fast::Place(P::Const(v.clone())),
+        E::Local(s) => Fast::Place(P::Local(*s)),
+        E::Global(g) => Fast::Place(P::Global(*g)),
+        E::Param(p) => Fast::Place(P::Param(*p)),
+        E::Players => Fast::Place(P::Players),
+        E::EventsTaken => Fast::Num(N::EventsTaken),
+        E::Not(a) => Fast::Cond(match cond(a, room)? {
+            C::Truth(p, wanted) => C::Truth(p, !wanted),
+            c => C::Not(Box::new(c)),
+        }),
+        E::Binary(op, a, b) => match op {
+            BinOp::And => Fast::Cond(C::And(Box::new(cond(a, room)?), Box::new(cond(b, room)?))),
+            BinOp::Or => Fast::Cond(C::Or(Box::new(cond(a, room)?), Box::new(cond(b, room)?))),
+            BinOp::Eq | BinOp::Ne => Fast::Cond(C::Same { ne: *op == BinOp::Ne, l: inner(a)?, r: inner(b)? }),
+            BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => Fast::Cond(C::Order(*op, inner(a)?, inner(b)?)),
+            BinOp::In | BinOp::NotIn => {
+                Fast::Cond(C::In { not: *op == BinOp::NotIn, item: inner(a)?, coll: Box::new(place(b, room)?) })
+            }
+            BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem => {
+                Fast::Num(N::Arith(*op, inner(a)?, inner(b)?))
+            }
+            BinOp::Concat => return None,
+        },
+        E::Index(a, k) => Fast::Place(P::Index(Box::new(place(a, room)?), inner(k)?)),
+        E::Field(a, name, sym) => Fast::Place(P::Field(Box::new(place(a, room)?), name.clone(), *sym)),
+        E::If(c, a, b) => {
+            Fast::Place(P::If(Box::new(cond(c, room)?), Box::new(place(a, room)?), Box::new(place(b, room)?)))
+        }
+        E::Quantifier { all, slot, coll, body, .. } => Fast::Cond(C::Quantifier {
+            all: *all,
+            slot: *slot,
+            coll: Box::new(place(coll, room)?),
+            body: Box::new(cond(body, room)?),
+        }),
+        _ => return None,
+    })
+}
+
+fn cond(x: &X, room: u32) -> Option<C> {
+    match fast(x, room)? {
+        Fast::Cond(c) => Some(c),
+        Fast::Place(p) => Some(C::Truth(p, true)),
+        Fast::Num(_) => None,
+    }
+}
+
+fn place(x: &X, room: u32) -> Option<P> {
+    match fast(x, room)? {
+        Fast::Place(p) => Some(p),
+        _ => None,
+    }
+}
