@@ -13,6 +13,10 @@ use crate::program::{E, Program, Slot, X};
 /// expressions are rare enough for the walk.
 const MAX_DEPTH: u32 = 48;
 
+/// Fewest expressions a quick form is given for: below it, the walk costs no more than
+/// starting a quick form does.
+const MIN_NODES: usize = 5;
+
 /// An expression's quick form, and how deep the expression is (a quick form runs only where
 /// the walk would not reach the nesting limit inside it).
 #[derive(Debug, Clone)]
@@ -93,8 +97,9 @@ pub fn compile(prog: &mut Program) {
 }
 
 fn give_quick_forms(x: &mut X) {
-    let leaf = matches!(x.e, E::Const(_) | E::Local(_) | E::Global(_) | E::Param(_) | E::Players | E::EventsTaken);
-    if !leaf && let Some(fast) = fast(x, MAX_DEPTH) {
+    if nodes(x) >= MIN_NODES
+        && let Some(fast) = fast(x, MAX_DEPTH)
+    {
         x.quick = Some(Box::new(Quick { fast, depth: depth(x), remembers: remembers(x) }));
     }
     x.children_mut().into_iter().for_each(give_quick_forms);
@@ -103,6 +108,11 @@ fn give_quick_forms(x: &mut X) {
 /// Whether `x` holds a quantifier remembered between candidates.
 fn remembers(x: &X) -> bool {
     matches!(x.e, E::Quantifier { memo: Some(_), .. }) || x.children().into_iter().any(remembers)
+}
+
+/// How many expressions `x` is made of, itself included.
+fn nodes(x: &X) -> usize {
+    1 + x.children().into_iter().map(nodes).sum::<usize>()
 }
 
 /// How deep the walk goes in `x`: 1 for a leaf.

@@ -13,6 +13,7 @@ impl Machine<'_> {
     /// Evaluates an expression. Fuel is spent where work can repeat (calls, and each item of
     /// a comprehension, quantifier or keyed built-in), so every runaway is still stopped.
     pub(super) fn eval(&mut self, x: &X, frame: &mut Vec<Value>) -> Run<Value> {
+        // An expression with a quick form runs it, unless it gives up (`run/fast.rs`).
         if let Some(quick) = &x.quick {
             #[cfg(test)]
             if super::fast::verifying() {
