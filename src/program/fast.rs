@@ -177,3 +177,39 @@ fn place(x: &X, room: u32) -> Option<P> {
         _ => None,
     }
 }
+
+#[cfg(test)]
+#[allow(clippy::panic, reason = "tests fail loudly")]
+mod tests {
+    use crate::program::{Program, St};
+
+    /// The conditions of the first branch's `require`s, in order.
+    fn conditions(prog: &Program) -> Vec<&crate::program::X> {
+        let Some(St::Choose(c)) = prog.flow.first().map(|s| &s.s) else { panic!("no waiting point first") };
+        c.branches[0]
+            .checks
+            .iter()
+            .filter_map(|s| match &s.s {
+                St::Require { cond, .. } => Some(cond),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Which expressions get a quick form, how deep each is (what the nesting check counts),
+    /// and whether it holds a quantifier remembered between candidates.
+    #[test]
+    fn quick_forms_their_depth_and_their_memory() {
+        let rules = "game q\nplayers 2..2\nrule r \"x\"\naction go: int 0..3\nvar v = [1, 2]\nvar a = 0\nscores {}\nwinners []\n\
+            flow {\n  choose {\n    go(n) by players[0] {\n\
+            require not (a == n) else r \"four nodes\"\n\
+            require a + 1 == n or n >= 0 else r \"eight nodes\"\n\
+            require a + 1 != n else r \"five nodes\"\n\
+            require exists y in v: y > a else r \"remembered\"\n\
+            require len(v) > n and a == 0 else r \"a call\"\n    }\n  }\n}\n";
+        let prog = crate::resolve::compile("q.rules", rules).unwrap_or_else(|d| panic!("{}", d[0].message));
+        let found: Vec<_> =
+            conditions(&prog).iter().map(|x| x.quick.as_ref().map(|q| (q.depth, q.remembers))).collect();
+        assert_eq!(found, [None, Some((4, false)), Some((3, false)), Some((3, true)), None]);
+    }
+}
