@@ -619,6 +619,28 @@ impl Report {
     }
 }
 
+/// The names of every built-in game and the paths of the gallery's rules files
+/// (`examples/games/NAME/NAME.rules`): what the tests that play every shipped game play.
+#[cfg(test)]
+pub(crate) fn shipped_rules() -> Vec<String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut names: Vec<String> = crate::lang::specs::BUILTIN.iter().map(|(n, _)| n.to_string()).collect();
+    let mut gallery: Vec<_> = std::fs::read_dir(root.join("examples/games"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|entry| entry.path())
+        .filter(|dir| dir.is_dir())
+        .collect();
+    gallery.sort();
+    for dir in gallery {
+        if let Some(name) = dir.file_name().and_then(|n| n.to_str()) {
+            names.push(dir.join(format!("{name}.rules")).to_string_lossy().into_owned());
+        }
+    }
+    names
+}
+
 #[cfg(test)]
 mod tests {
     use super::Rules;

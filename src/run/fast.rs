@@ -311,15 +311,7 @@ mod tests {
     #[test]
     fn quick_forms_give_what_the_walk_gives() {
         VERIFYING.with(|v| v.set(true));
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-        let mut names: Vec<String> = crate::lang::specs::BUILTIN.iter().map(|(n, _)| n.to_string()).collect();
-        for entry in std::fs::read_dir(root.join("examples/games")).unwrap() {
-            let dir = entry.unwrap().path();
-            if dir.is_dir() {
-                let name = dir.file_name().unwrap().to_str().unwrap().to_string();
-                names.push(dir.join(format!("{name}.rules")).to_str().unwrap().to_string());
-            }
-        }
+        let names = crate::rules::shipped_rules();
         for name in &names {
             let rules = Rules::new(name).unwrap();
             let (fewest, most) = rules.player_counts().unwrap();
