@@ -97,7 +97,7 @@ pub fn compile(prog: &mut Program) {
 }
 
 fn give_quick_forms(x: &mut X) {
-    if nodes(x) >= MIN_NODES
+    if nodes_up_to(x, MIN_NODES) >= MIN_NODES
         && let Some(fast) = fast(x, MAX_DEPTH)
     {
         x.quick = Some(Box::new(Quick { fast, depth: depth(x), remembers: remembers(x) }));
@@ -110,9 +110,17 @@ fn remembers(x: &X) -> bool {
     matches!(x.e, E::Quantifier { memo: Some(_), .. }) || x.children().into_iter().any(remembers)
 }
 
-/// How many expressions `x` is made of, itself included.
-fn nodes(x: &X) -> usize {
-    1 + x.children().into_iter().map(nodes).sum::<usize>()
+/// How many expressions `x` is made of, itself included, counted up to `limit` (asked of
+/// every expression, so a large one is not counted whole each time).
+fn nodes_up_to(x: &X, limit: usize) -> usize {
+    let mut n = 1;
+    for child in x.children() {
+        if n >= limit {
+            break;
+        }
+        n += nodes_up_to(child, limit - n);
+    }
+    n
 }
 
 /// How deep the walk goes in `x`: 1 for a leaf.

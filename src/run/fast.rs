@@ -174,11 +174,10 @@ impl Machine<'_> {
         }
     }
 
+    /// Every place but the leaves `quick_read` reads in line.
     fn quick_place<'a>(&'a self, p: &'a P, env: &Env<'a>, cost: &mut u64) -> Option<&'a Value> {
         match p {
-            P::Const(v) => Some(v),
-            P::Local(s) => Some(env.local(*s)),
-            P::Global(g) => self.globals.get(*g as usize),
+            P::Const(_) | P::Local(_) | P::Global(_) => self.quick_read(p, env, cost),
             P::Param(i) => self.params.get(*i as usize),
             P::Players => Some(&self.seat_list),
             P::Index(base, key) => {
