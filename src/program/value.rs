@@ -133,15 +133,49 @@ impl Value {
                 _ => Some(1),
             }
         }
-        // Most lists and maps are flat: counted without a walk.
-        let quick = match self {
-            Value::List(items) => items.iter().try_fold(1usize, |n, v| Some(n + scalar_weight(v)?)),
-            Value::Map(entries) => {
-                entries.iter().try_fold(1usize, |n, (k, v)| Some(n + scalar_weight(k)? + scalar_weight(v)?))
+        /// The weight of a list or map whose items are scalars or flat lists and maps; `None`
+        /// for a deeper one. Stopped past `cap` as the walk is: the items may all be one large
+        /// list, shared.
+        fn shallow_weight(v: &Value, cap: usize) -> Option<usize> {
+            let mut n = 1usize;
+            let mut add = |item: &Value| -> Option<bool> {
+                n += flat_weight(item)?;
+                Some(n <= cap)
+            };
+            match v {
+                Value::List(items) => {
+                    for item in items.iter() {
+                        if !add(item)? {
+                            break;
+                        }
+                    }
+                }
+                Value::Map(entries) => {
+                    for (k, v) in entries.iter() {
+                        if !(add(k)? && add(v)?) {
+                            break;
+                        }
+                    }
+                }
+                other => return scalar_weight(other),
             }
-            other => scalar_weight(other),
-        };
-        if let Some(n) = quick {
+            Some(n)
+        }
+        /// A flat list's or map's weight, or a scalar's; `None` for a list or map that holds one.
+        // In line: out of line, each flat list weighed (most are) pays a call.
+        #[inline(always)]
+        fn flat_weight(v: &Value) -> Option<usize> {
+            match v {
+                Value::List(items) => items.iter().try_fold(1usize, |n, v| Some(n + scalar_weight(v)?)),
+                Value::Map(entries) => {
+                    entries.iter().try_fold(1usize, |n, (k, v)| Some(n + scalar_weight(k)? + scalar_weight(v)?))
+                }
+                other => scalar_weight(other),
+            }
+        }
+        // Most lists and maps a game builds are flat (a hand), and most others nest two levels
+        // (a trick of records, a list of pairs): counted without the walk's stack.
+        if let Some(n) = flat_weight(self).or_else(|| shallow_weight(self, cap)) {
             return n;
         }
         // Each collection's scalars are counted where they are met; only its collections wait
@@ -364,13 +398,16 @@ mod tests {
             Value::list(vec![flat.clone(), Value::list(vec![]), text.clone(), Value::list(vec![text.clone()])]);
         let keyed =
             Value::map(vec![(text.clone(), nested.clone()), (nested.clone(), Value::Null), (Value::Int(1), text)]);
+        let record = Value::map(vec![(Value::str("card"), Value::Card(1)), (Value::str("up"), Value::Bool(true))]);
         let values = [
             Value::Int(3),
             flat.clone(),
             nested.clone(),
             keyed.clone(),
             Value::list(vec![nested; 40]),
-            Value::map(vec![(Value::Player(0), flat), (Value::Player(1), keyed)]),
+            Value::map(vec![(Value::Player(0), flat.clone()), (Value::Player(1), keyed)]),
+            Value::list(vec![record; 4]),
+            Value::list(vec![flat.clone(), Value::Int(1), Value::map(vec![(Value::Int(2), flat)])]),
         ];
         for v in &values {
             let exact = plain(v);
@@ -380,6 +417,19 @@ mod tests {
                     w => assert!(w > cap, "{v:?} cap {cap}: {w}"),
                 }
             }
+        }
+    }
+
+    /// A list that holds one large list many times over weighs 10^11: weighing it up to a cap
+    /// stops soon past the cap, two levels deep as deeper (a weight counted to the end would
+    /// take minutes).
+    #[test]
+    fn a_weight_stops_past_its_cap() {
+        let large = Value::list((0..100_000).map(Value::Int).collect());
+        let shared = Value::list(vec![large; 1_000_000]);
+        for cap in [0, 1_000, 1_000_000] {
+            assert!(shared.weight(cap) > cap);
+            assert!(Value::list(vec![shared.clone()]).weight(cap) > cap);
         }
     }
 
