@@ -43,6 +43,8 @@ struct Facts {
     /// Every type each variable's value takes.
     vars: Vec<T>,
     fn_results: Vec<T>,
+    /// Every type the arguments of each helper (`fn`) take at its calls.
+    fn_params: Vec<Vec<T>>,
     /// Every type the arguments of each `proc` (and `check`) take at its calls.
     proc_params: Vec<Vec<T>>,
 }
@@ -70,6 +72,7 @@ pub fn check_around(prog: &Program, unresolved: &HashSet<Span>) -> (Vec<Diag>, V
     let facts = Facts {
         vars: vec![T::Never; prog.vars.len()],
         fn_results: vec![T::Never; prog.fns.len()],
+        fn_params: prog.fns.iter().map(|f| vec![T::Never; f.arity]).collect(),
         proc_params: prog.procs.iter().map(|p| vec![T::Never; p.arity]).collect(),
     };
     let mut c = Checker {
@@ -117,6 +120,9 @@ impl Checker<'_> {
         }
         for (i, f) in prog.fns.iter().enumerate() {
             self.frame(f.locals);
+            for (slot, t) in self.facts.fn_params.get(i).cloned().unwrap_or_default().into_iter().enumerate() {
+                self.set_local(slot as Slot, t, None);
+            }
             let t = self.expr(&f.body);
             if let Some(known) = self.facts.fn_results.get_mut(i) {
                 *known = join(known, &t);
@@ -147,7 +153,8 @@ impl Checker<'_> {
     /// What is left when the program does not settle: nothing is known about variables.
     fn forget_all(&mut self) {
         let f = &mut self.facts;
-        f.vars.iter_mut().chain(f.fn_results.iter_mut()).chain(f.proc_params.iter_mut().flatten()).for_each(|t| {
+        let params = f.fn_params.iter_mut().chain(f.proc_params.iter_mut()).flatten();
+        f.vars.iter_mut().chain(f.fn_results.iter_mut()).chain(params).for_each(|t| {
             *t = T::Unknown;
         });
     }
@@ -290,9 +297,7 @@ impl Checker<'_> {
     fn call(&mut self, p: u16, args: &[X]) {
         let types: Vec<T> = args.iter().map(|a| self.expr(a)).collect();
         if let Some(params) = self.facts.proc_params.get_mut(p as usize) {
-            for (param, t) in params.iter_mut().zip(&types) {
-                *param = join(param, t);
-            }
+            learn_arguments(params, &types);
         }
     }
 
@@ -529,9 +534,10 @@ impl Checker<'_> {
             }
             E::Field(a, name, _) => self.field(a, name, x),
             E::CallFn(f, args) => {
-                args.iter().for_each(|a| {
-                    self.expr(a);
-                });
+                let types: Vec<T> = args.iter().map(|a| self.expr(a)).collect();
+                if let Some(params) = self.facts.fn_params.get_mut(*f as usize) {
+                    learn_arguments(params, &types);
+                }
                 self.facts.fn_results.get(*f as usize).cloned().unwrap_or(T::Unknown)
             }
             E::Builtin(b, args) => self.builtin(*b, args),
@@ -615,6 +621,8 @@ impl Checker<'_> {
             (T::List(p), T::List(q)) if op == BinOp::Add => T::list(join(p, q)),
             (T::List(_), T::List(_)) => l,
             (T::Never, _) | (_, T::Never) => T::Never,
+            // Taking items away leaves some of the left's items, whatever the right holds.
+            (T::List(_), T::Unknown) if op == BinOp::Sub => l,
             (v, other) | (other, v) if v.vague() => match other {
                 T::Int => T::Int,
                 T::List(_) => T::list(T::Unknown),
@@ -771,6 +779,13 @@ impl Checker<'_> {
             .collect();
         let second = types.first().cloned().unwrap_or(T::Unknown);
         given(b.entry().gives, first, item, second)
+    }
+}
+
+/// What a call teaches of its callee's parameters: each also takes its argument's type.
+fn learn_arguments(params: &mut [T], args: &[T]) {
+    for (param, t) in params.iter_mut().zip(args) {
+        *param = join(param, t);
     }
 }
 

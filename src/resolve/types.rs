@@ -223,7 +223,10 @@ pub(super) fn of_shape(s: &Shape) -> T {
                 .collect(),
         ),
         Shape::NonEmpty(inner) => of_shape(inner),
-        Shape::Null | Shape::Union(_) => T::Unknown,
+        // `null` is the one value of no type (`Never`), which any other type admits: a shape
+        // `{...} | null` is the record's type.
+        Shape::Null => T::Never,
+        Shape::Union(alternatives) => alternatives.iter().fold(T::Never, |t, a| join(&t, &of_shape(a))),
     }
 }
 
@@ -283,6 +286,19 @@ mod tests {
             t = join(&t, &T::list(t.clone()));
         }
         assert_eq!(join(&t, &T::list(t.clone())), t);
+    }
+
+    /// A union shape is what its alternatives have in common: a record or null is the record,
+    /// a card or a text is not known, and `null` alone is `Never` (it admits null only).
+    #[test]
+    fn a_union_shape_joins_its_alternatives() {
+        let record = Shape::Record(vec![(Rc::new("count".to_string()), false, Shape::Int(None, None))]);
+        let or_null = Shape::Union(vec![record.clone(), Shape::Null]);
+        assert_eq!(of_shape(&or_null), of_shape(&record));
+        assert!(matches!(of_shape(&record), T::Record(_)));
+        assert_eq!(of_shape(&Shape::Union(vec![Shape::Card(0), Shape::Literal(Rc::new("Pass".into()))])), T::Unknown);
+        assert_eq!(of_shape(&Shape::Union(vec![Shape::Card(0), Shape::Card(0)])), T::Card(0));
+        assert_eq!(of_shape(&Shape::Null), T::Never);
     }
 
     #[test]
