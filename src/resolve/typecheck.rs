@@ -58,6 +58,8 @@ struct Checker<'p> {
     declared: Vec<T>,
     locals: Vec<T>,
     decls: Vec<Option<Decl>>,
+    /// The helpers whose bodies are being typed, innermost last (`helper_widened`).
+    helpers_open: Vec<usize>,
     /// Statements visited so far, against `MAX_WORK`.
     work: usize,
     /// Learning only: the final round reports.
@@ -82,6 +84,7 @@ pub fn check_around(prog: &Program, unresolved: &HashSet<Span>) -> (Vec<Diag>, V
         declared: vec![],
         locals: vec![],
         decls: vec![],
+        helpers_open: vec![],
         work: 0,
         quiet: true,
         errors: vec![],
@@ -118,15 +121,8 @@ impl Checker<'_> {
         for (g, t) in self.declared.clone().iter().enumerate() {
             self.learn_var(g, t);
         }
-        for (i, f) in prog.fns.iter().enumerate() {
-            self.frame(f.locals);
-            for (slot, t) in self.facts.fn_params.get(i).cloned().unwrap_or_default().into_iter().enumerate() {
-                self.set_local(slot as Slot, t, None);
-            }
-            let t = self.expr(&f.body);
-            if let Some(known) = self.facts.fn_results.get_mut(i) {
-                *known = join(known, &t);
-            }
+        for i in 0..prog.fns.len() {
+            self.helper(i);
         }
         for (i, p) in prog.procs.iter().enumerate() {
             self.frame(p.locals);
@@ -157,6 +153,37 @@ impl Checker<'_> {
         f.vars.iter_mut().chain(f.fn_results.iter_mut()).chain(params).for_each(|t| {
             *t = T::Unknown;
         });
+    }
+
+    /// Types helper `i`'s body with the types its parameters hold now, and joins its result
+    /// into what the helper gives.
+    fn helper(&mut self, i: usize) {
+        let Some(f) = self.prog.fns.get(i) else { return };
+        self.frame(f.locals);
+        for (slot, t) in self.facts.fn_params.get(i).cloned().unwrap_or_default().into_iter().enumerate() {
+            self.set_local(slot as Slot, t, None);
+        }
+        let t = self.expr(&f.body);
+        if let Some(known) = self.facts.fn_results.get_mut(i) {
+            *known = join(known, &t);
+        }
+    }
+
+    /// A call of helper `i` whose arguments widened its parameters: its body is typed again at
+    /// once, so that its callers see what it gives now, in this round rather than the next
+    /// (each round walks the whole program). A helper already being typed is not entered
+    /// again: a recursive call takes what the helper gives so far.
+    fn helper_widened(&mut self, i: usize) {
+        if self.helpers_open.contains(&i) {
+            return;
+        }
+        let locals = std::mem::take(&mut self.locals);
+        let decls = std::mem::take(&mut self.decls);
+        self.helpers_open.push(i);
+        self.helper(i);
+        self.helpers_open.pop();
+        self.locals = locals;
+        self.decls = decls;
     }
 
     fn frame(&mut self, locals: usize) {
@@ -535,10 +562,11 @@ impl Checker<'_> {
             E::Field(a, name, _) => self.field(a, name, x),
             E::CallFn(f, args) => {
                 let types: Vec<T> = args.iter().map(|a| self.expr(a)).collect();
-                if let Some(params) = self.facts.fn_params.get_mut(*f as usize) {
-                    learn_arguments(params, &types);
+                let i = *f as usize;
+                if self.facts.fn_params.get_mut(i).is_some_and(|params| learn_arguments(params, &types)) {
+                    self.helper_widened(i);
                 }
-                self.facts.fn_results.get(*f as usize).cloned().unwrap_or(T::Unknown)
+                self.facts.fn_results.get(i).cloned().unwrap_or(T::Unknown)
             }
             E::Builtin(b, args) => self.builtin(*b, args),
             E::Lambda(_, body) => self.expr(body),
@@ -783,10 +811,19 @@ impl Checker<'_> {
 }
 
 /// What a call teaches of its callee's parameters: each also takes its argument's type.
-fn learn_arguments(params: &mut [T], args: &[T]) {
+/// Whether any of them widened.
+fn learn_arguments(params: &mut [T], args: &[T]) -> bool {
+    let mut widened = false;
     for (param, t) in params.iter_mut().zip(args) {
-        *param = join(param, t);
+        // Most calls give what the parameter already holds: nothing to join (which builds).
+        if param == t || *param == T::Unknown {
+            continue;
+        }
+        let joined = join(param, t);
+        widened |= joined != *param;
+        *param = joined;
     }
+    widened
 }
 
 /// The type a built-in gives, from its table entry and the types of its first two arguments
