@@ -17,8 +17,8 @@ pub enum Type {
     Player,
     Card(u16),
     Enum(u16),
-    List(Box<Type>),
-    Map(Box<Type>, Box<Type>),
+    List(Rc<Type>),
+    Map(Rc<Type>, Rc<Type>),
     /// A map with string keys built as a record, its fields sorted by name.
     Record(Vec<Field>),
 }
@@ -123,7 +123,7 @@ mod tests {
         let of_a = Type::Card(kind(&prog, "A"));
         let suit = prog.enums.iter().position(|e| e.name == "Suit").unwrap() as u16;
         let side = prog.enums.iter().position(|e| e.name == "Side").unwrap() as u16;
-        for t in [Type::Never, Type::Int, of_a.clone(), Type::List(Box::new(Type::Int))] {
+        for t in [Type::Never, Type::Int, of_a.clone(), Type::List(Rc::new(Type::Int))] {
             assert!(t.admits(&prog, &Value::Null), "{t:?} refuses null");
         }
         assert!(!Type::Never.admits(&prog, &Value::Int(1)));
@@ -136,11 +136,11 @@ mod tests {
         assert!(!of_a.admits(&prog, &Value::Int(0)));
         assert!(Type::Enum(suit).admits(&prog, &Value::Enum(suit, 1)));
         assert!(!Type::Enum(suit).admits(&prog, &Value::Enum(side, 1)));
-        let ints = Type::List(Box::new(Type::Int));
+        let ints = Type::List(Rc::new(Type::Int));
         assert!(ints.admits(&prog, &Value::list(vec![Value::Int(1), Value::Null])));
         assert!(!ints.admits(&prog, &Value::list(vec![Value::Int(1), Value::Bool(true)])));
         assert!(!ints.admits(&prog, &Value::map(vec![])), "a map is no list");
-        let scores = Type::Map(Box::new(Type::Player), Box::new(Type::Int));
+        let scores = Type::Map(Rc::new(Type::Player), Rc::new(Type::Int));
         assert!(scores.admits(&prog, &Value::map(vec![(Value::Player(0), Value::Int(1))])));
         assert!(
             !scores.admits(&prog, &Value::map(vec![(Value::Player(0), Value::str("1"))])),
@@ -164,16 +164,16 @@ mod tests {
     fn a_type_is_written_as_a_rules_file_writes_a_shape() {
         let prog = crate::Rules::from_text("typed", RULES, std::path::Path::new(".")).unwrap().program().unwrap();
         let of_a = Type::Card(kind(&prog, "A"));
-        let hands = Type::Map(Box::new(Type::Player), Box::new(Type::List(Box::new(of_a.clone()))));
+        let hands = Type::Map(Rc::new(Type::Player), Rc::new(Type::List(Rc::new(of_a.clone()))));
         assert_eq!(hands.written(&prog), "map player -> list A");
-        let nested = Type::List(Box::new(Type::Map(Box::new(Type::Unknown), Box::new(Type::Never))));
+        let nested = Type::List(Rc::new(Type::Map(Rc::new(Type::Unknown), Rc::new(Type::Never))));
         assert_eq!(nested.written(&prog), "list (map ? -> null)");
         let suit = prog.enums.iter().position(|e| e.name == "Suit").unwrap() as u16;
         let used = Type::Record(vec![
             Field { name: Rc::from("add"), t: Type::Int, always: false },
             Field { name: Rc::from("card"), t: of_a, always: true },
             Field { name: Rc::from("suit"), t: Type::Enum(suit), always: true },
-            Field { name: Rc::from("when"), t: Type::Map(Box::new(Type::Str), Box::new(Type::Bool)), always: true },
+            Field { name: Rc::from("when"), t: Type::Map(Rc::new(Type::Str), Rc::new(Type::Bool)), always: true },
         ]);
         assert_eq!(used.written(&prog), "{add?: int, card: A, suit: Suit, when: map str -> bool}");
         assert_eq!(Type::Card(999).written(&prog), "?");

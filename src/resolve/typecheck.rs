@@ -17,6 +17,7 @@ use crate::resolve::types::{
 };
 use crate::span::Span;
 use std::collections::HashSet;
+use std::rc::Rc;
 
 /// Rounds over the whole program before the checker gives up learning and forgets every
 /// variable's type; real rules settle in three or four.
@@ -331,7 +332,7 @@ impl Checker<'_> {
     fn branch(&mut self, b: &Branch) {
         // The actor (`as p`) is the actors' value, or one item of it when it is a list.
         let actor = match self.expr(&b.actors) {
-            T::List(item) => *item,
+            T::List(item) => Rc::unwrap_or_clone(item),
             one => one,
         };
         let action = self.prog.actions.get(b.action as usize);
@@ -512,7 +513,7 @@ impl Checker<'_> {
                     .iter()
                     .map(|(k, v)| (k, self.expr(v)))
                     .filter_map(|(k, t)| match k {
-                        Value::Str(name) => Some(Field { name: std::rc::Rc::from(name.as_str()), t, always: true }),
+                        Value::Str(name) => Some(Field { name: Rc::from(name.as_str()), t, always: true }),
                         _ => None,
                     })
                     .collect();
@@ -711,9 +712,9 @@ impl Checker<'_> {
                 if !key.vague() && key != T::Int {
                     self.mismatch(i, format!("a list is indexed by an int, not {}", key.words()));
                 }
-                *item
+                Rc::unwrap_or_clone(item)
             }
-            T::Map(_, v) => *v,
+            T::Map(_, v) => Rc::unwrap_or_clone(v),
             T::Record(fields) => match constant_text(i) {
                 Some(name) => T::field(&fields, &name).unwrap_or(T::Unknown),
                 None => T::Unknown,
@@ -863,7 +864,7 @@ fn given(gives: Gives, first: T, item: T, second: T) -> T {
         Gives::Tally => T::map(T::Unknown, T::Int),
         Gives::Zipped => {
             let value = match second {
-                T::List(v) => *v,
+                T::List(v) => Rc::unwrap_or_clone(v),
                 _ => T::Unknown,
             };
             T::map(item, value)
@@ -880,11 +881,11 @@ struct Place<'a> {
 
 /// The text of a constant string key (`.name` in a place, `r["name"]`). Types are checked
 /// before constants are folded, so a quoted key is still a template with nothing to fill in.
-fn constant_text(x: &X) -> Option<std::rc::Rc<str>> {
+fn constant_text(x: &X) -> Option<Rc<str>> {
     match &x.e {
-        E::Const(Value::Str(s)) => Some(std::rc::Rc::from(s.as_str())),
+        E::Const(Value::Str(s)) => Some(Rc::from(s.as_str())),
         E::Template(parts) => match parts.as_slice() {
-            [Part::Text(t)] => Some(std::rc::Rc::from(t.as_str())),
+            [Part::Text(t)] => Some(Rc::from(t.as_str())),
             _ => None,
         },
         _ => None,
