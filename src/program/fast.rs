@@ -220,4 +220,28 @@ mod tests {
             conditions(&prog).iter().map(|x| x.quick.as_ref().map(|q| (q.depth, q.remembers))).collect();
         assert_eq!(found, [None, Some((4, false)), Some((3, false)), Some((3, true)), None]);
     }
+
+    /// Each condition here is made only of kinds of expression that quick forms take (a
+    /// parameter, `players`, `events_taken`, `not`, `and`, `or`, every comparison, `in`,
+    /// arithmetic, an index, a field, `if`, both quantifiers), so each has a quick form at its
+    /// top: without one kind, the conditions that use it would have none.
+    #[test]
+    fn every_kind_of_expression_taken_gives_a_quick_form() {
+        let rules = "game quick\nplayers 2..2\nrule r \"the check\"\nparam bonus: int = 3\nenum Suit { R, B }\n\
+            card Coin(suit: Suit, face: int) {\n  \"R1\" (Suit.R, 1)\n  \"B1\" (Suit.B, 1)\n}\n\
+            action go: Coin\nvar hand per player = []\nvar ready per player = true\nvar owner = {a: 1}\n\
+            var pairs = [[1], [2]]\nvar moves = 0\nscores {}\nwinners []\n\
+            flow {\n  choose {\n    go(c) by players as p {\n\
+            require c in hand[p] and ready[p] and not (moves > 5) else r \"one\"\n\
+            require (moves == 0 or moves != 1) and c.suit <= Suit.B and moves < 3 else r \"two\"\n\
+            require p in players and pairs[0] not in pairs and owner.a >= 1 else r \"three\"\n\
+            require exists h in hand[p]: all k in hand[p]: k.face >= 1 or h == k else r \"four\"\n\
+            require c.face * 2 + bonus - 1 > c.face / 1 % 5 - events_taken else r \"five\"\n\
+            require (if c.face == 1 then c.suit else Suit.B) == Suit.R else r \"six\"\n    }\n  }\n}\n";
+        let prog = crate::resolve::compile("quick.rules", rules).unwrap_or_else(|d| panic!("{}", d[0].message));
+        let found = conditions(&prog);
+        let without: Vec<usize> = (1..=found.len()).filter(|i| found[i - 1].quick.is_none()).collect();
+        assert_eq!(found.len(), 6);
+        assert!(without.is_empty(), "conditions without a quick form: {without:?}");
+    }
 }
