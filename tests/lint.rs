@@ -410,3 +410,23 @@ fn the_static_types_of_the_built_in_games_variables() {
     }
     insta::assert_snapshot!(out);
 }
+
+/// A list handed down a chain of `n` helpers, each declared before the one that calls it, to
+/// the last, which adds 1 to it.
+fn chain_of_helpers(n: usize) -> String {
+    let mut decls = format!("fn pass{n}(x) = x + 1\n");
+    for i in (1..n).rev() {
+        decls.push_str(&format!("fn pass{i}(x) = pass{}(x)\n", i + 1));
+    }
+    game(&decls, "        vp[p] = len(pass1([c]))")
+}
+
+/// The checker follows a list down a chain of 1,000 helpers (a few dozen a round) and reports
+/// the last one; down 20,000 it runs out of rounds and says nothing, as with any rules that do
+/// not settle, without taking the stack of a test thread (followed all at once, one helper
+/// inside another, it would).
+#[test]
+fn a_long_chain_of_helpers_is_followed_to_its_end() {
+    assert_eq!(codes_at(&chain_of_helpers(1_000)), [at("type-mismatch", "1")]);
+    assert_eq!(codes_at(&chain_of_helpers(20_000)), []);
+}

@@ -19,6 +19,10 @@ use crate::span::Span;
 use std::collections::HashSet;
 use std::rc::Rc;
 
+/// How many helpers' bodies may be typed one inside another when calls widen their
+/// parameters (`helper_widened`).
+const MAX_HELPERS_OPEN: usize = 64;
+
 /// Rounds over the whole program before the checker gives up learning and forgets every
 /// variable's type; real rules settle in three or four.
 const MAX_ROUNDS: usize = 30;
@@ -175,7 +179,9 @@ impl Checker<'_> {
     /// (each round walks the whole program). A helper already being typed is not entered
     /// again: a recursive call takes what the helper gives so far.
     fn helper_widened(&mut self, i: usize) {
-        if self.helpers_open.contains(&i) {
+        // Past a few dozen helpers deep the rest waits for the next round, so that a long
+        // chain of helpers cannot take the stack.
+        if self.helpers_open.len() >= MAX_HELPERS_OPEN || self.helpers_open.contains(&i) {
             return;
         }
         let locals = std::mem::take(&mut self.locals);
