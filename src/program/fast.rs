@@ -186,14 +186,40 @@ fn place(x: &X, room: u32) -> Option<P> {
     }
 }
 
+/// Rules that meet every kind of quick form, each in a `require` that holds for the players'
+/// first moves (`R1` each): the tests of both the compiling (here) and the running
+/// (`run/fast.rs`) of quick forms read them.
+#[cfg(test)]
+pub(crate) const EVERY_KIND: &str = "game quick\nplayers 2..2\nrule r \"the check\"\nparam bonus: int = 3\n\
+    enum Suit { R, B }\ncard Coin(suit: Suit, face: int) {\n  \"R1\" (Suit.R, 1)\n  \"R2\" (Suit.R, 2)\n  \"B1\" (Suit.B, 1)\n}\n\
+    action go: Coin\nvar hand per player = [Coin(\"R1\"), Coin(\"R2\")]\nvar ready per player = true\n\
+    var done per player = false\nvar owner = {a: 1}\nvar pairs = [[1], [2]]\nvar moves = 0\nscores {}\nwinners []\n\
+    flow {\n  for p in players {\n    choose {\n      go(c) by p {\n\
+    require c in hand[p] and ready[p] and not done[p] and not (moves > 5) else r \"one\"\n\
+    require (moves == 0 or moves > 0) and hand[p] != [] and c.suit <= Suit.B and moves < 3 else r \"two\"\n\
+    require p in hand and p in players and pairs[0] in pairs and 3 not in pairs[0] and owner.a >= 1 else r \"three\"\n\
+    require exists h in hand[p]: all k in hand[p]: k.face >= 1 or h == k else r \"four\"\n\
+    require c.face * 2 + bonus - 1 > c.face / 1 % 5 - events_taken else r \"five\"\n\
+    require (if c.face == 1 then c.suit else Suit.B) == Suit.R else r \"six\"\n\
+    done[p] = true\n        moves += 1\n      }\n    }\n  }\n}\n";
+
 #[cfg(test)]
 #[allow(clippy::panic, reason = "tests fail loudly")]
 mod tests {
-    use crate::program::{Program, St};
+    use crate::program::{Choose, Program, S, St};
+
+    /// The first waiting point of a block, at its top or in a `for` loop's body.
+    fn first_choose(block: &[S]) -> Option<&Choose> {
+        block.iter().find_map(|s| match &s.s {
+            St::Choose(c) => Some(&**c),
+            St::For { body, .. } => first_choose(body),
+            _ => None,
+        })
+    }
 
     /// The conditions of the first branch's `require`s, in order.
     fn conditions(prog: &Program) -> Vec<&crate::program::X> {
-        let Some(St::Choose(c)) = prog.flow.first().map(|s| &s.s) else { panic!("no waiting point first") };
+        let Some(c) = first_choose(&prog.flow) else { panic!("no waiting point") };
         c.branches[0]
             .checks
             .iter()
@@ -221,24 +247,14 @@ mod tests {
         assert_eq!(found, [None, Some((4, false)), Some((3, false)), Some((3, true)), None]);
     }
 
-    /// Each condition here is made only of kinds of expression that quick forms take (a
-    /// parameter, `players`, `events_taken`, `not`, `and`, `or`, every comparison, `in`,
-    /// arithmetic, an index, a field, `if`, both quantifiers), so each has a quick form at its
-    /// top: without one kind, the conditions that use it would have none.
+    /// Each condition of `EVERY_KIND` is made only of kinds of expression that quick forms take
+    /// (a parameter, `players`, `events_taken`, `not`, `and`, `or`, every comparison, `in` and
+    /// `not in`, arithmetic, an index, a field, `if`, both quantifiers), so each has a quick
+    /// form at its top: without one kind, the conditions that use it would have none.
     #[test]
     fn every_kind_of_expression_taken_gives_a_quick_form() {
-        let rules = "game quick\nplayers 2..2\nrule r \"the check\"\nparam bonus: int = 3\nenum Suit { R, B }\n\
-            card Coin(suit: Suit, face: int) {\n  \"R1\" (Suit.R, 1)\n  \"B1\" (Suit.B, 1)\n}\n\
-            action go: Coin\nvar hand per player = []\nvar ready per player = true\nvar owner = {a: 1}\n\
-            var pairs = [[1], [2]]\nvar moves = 0\nscores {}\nwinners []\n\
-            flow {\n  choose {\n    go(c) by players as p {\n\
-            require c in hand[p] and ready[p] and not (moves > 5) else r \"one\"\n\
-            require (moves == 0 or moves != 1) and c.suit <= Suit.B and moves < 3 else r \"two\"\n\
-            require p in players and pairs[0] not in pairs and owner.a >= 1 else r \"three\"\n\
-            require exists h in hand[p]: all k in hand[p]: k.face >= 1 or h == k else r \"four\"\n\
-            require c.face * 2 + bonus - 1 > c.face / 1 % 5 - events_taken else r \"five\"\n\
-            require (if c.face == 1 then c.suit else Suit.B) == Suit.R else r \"six\"\n    }\n  }\n}\n";
-        let prog = crate::resolve::compile("quick.rules", rules).unwrap_or_else(|d| panic!("{}", d[0].message));
+        let prog =
+            crate::resolve::compile("quick.rules", super::EVERY_KIND).unwrap_or_else(|d| panic!("{}", d[0].message));
         let found = conditions(&prog);
         let without: Vec<usize> = (1..=found.len()).filter(|i| found[i - 1].quick.is_none()).collect();
         assert_eq!(found.len(), 6);

@@ -131,9 +131,7 @@ impl Checker<'_> {
         }
         for (i, p) in prog.procs.iter().enumerate() {
             self.frame(p.locals);
-            for (slot, t) in self.facts.proc_params.get(i).cloned().unwrap_or_default().into_iter().enumerate() {
-                self.set_local(slot as Slot, t, None);
-            }
+            self.bind_params(self.facts.proc_params.get(i).cloned().unwrap_or_default());
             self.block(&p.body);
         }
         for b in &prog.always {
@@ -165,9 +163,7 @@ impl Checker<'_> {
     fn helper(&mut self, i: usize) {
         let Some(f) = self.prog.fns.get(i) else { return };
         self.frame(f.locals);
-        for (slot, t) in self.facts.fn_params.get(i).cloned().unwrap_or_default().into_iter().enumerate() {
-            self.set_local(slot as Slot, t, None);
-        }
+        self.bind_params(self.facts.fn_params.get(i).cloned().unwrap_or_default());
         let t = self.expr(&f.body);
         if let Some(known) = self.facts.fn_results.get_mut(i) {
             *known = join(known, &t);
@@ -191,6 +187,13 @@ impl Checker<'_> {
         self.helpers_open.pop();
         self.locals = locals;
         self.decls = decls;
+    }
+
+    /// A helper's or procedure's parameters, its first locals, hold the types of its calls.
+    fn bind_params(&mut self, params: Vec<T>) {
+        for (slot, t) in params.into_iter().enumerate() {
+            self.set_local(slot as Slot, t, None);
+        }
     }
 
     fn frame(&mut self, locals: usize) {

@@ -96,8 +96,9 @@ fn cut(t: T, depth: usize) -> T {
     if fits(&t, depth) {
         return t;
     }
+    // What does not fit at the last level is neither `Never` nor `Unknown` (`fits`).
     if depth == 0 {
-        return if t == T::Never { T::Never } else { T::Unknown };
+        return T::Unknown;
     }
     match t {
         T::List(x) => T::list(cut(Rc::unwrap_or_clone(x), depth - 1)),

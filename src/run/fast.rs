@@ -277,24 +277,14 @@ impl Machine<'_> {
 mod tests {
     use super::{TALLY, VERIFYING};
     use crate::Rules;
+    use crate::program::fast::EVERY_KIND;
 
-    /// Every kind of quick form, each met where it gives a value: none gives up, and each gives
-    /// the walk's value and fuel. A kind left out of the quick forms would give up here.
+    /// Every kind of quick form (`EVERY_KIND`), each met where it gives a value: none gives up,
+    /// and each gives the walk's value and fuel. A kind left out of the quick forms would give
+    /// up here.
     #[test]
     fn every_kind_of_quick_form_gives_a_value() {
-        let rules = "game quick\nplayers 2..2\nrule r \"the check\"\nparam bonus: int = 3\nenum Suit { R, B }\n\
-            card Coin(suit: Suit, face: int) {\n  \"R1\" (Suit.R, 1)\n  \"R2\" (Suit.R, 2)\n  \"B1\" (Suit.B, 1)\n}\n\
-            action go: Coin\nvar hand per player = [Coin(\"R1\"), Coin(\"R2\")]\nvar ready per player = true\n\
-            var done per player = false\nvar owner = {a: 1}\nvar pairs = [[1], [2]]\nvar moves = 0\nscores {}\nwinners []\n\
-            flow {\n  for p in players {\n    choose {\n      go(c) by p {\n\
-            require c in hand[p] and ready[p] and not done[p] and not (moves > 5) else r \"one\"\n\
-            require (moves == 0 or moves > 0) and hand[p] != [] and c.suit <= Suit.B else r \"two\"\n\
-            require p in hand and p in players and pairs[0] in pairs and owner.a == 1 else r \"three\"\n\
-            require exists h in hand[p]: all k in hand[p]: k.face >= 1 or h == k else r \"four\"\n\
-            require c.face * 2 + bonus - 1 > c.face / 1 % 5 - events_taken else r \"five\"\n\
-            require (if c.face == 1 then c.suit else Suit.B) == Suit.R else r \"six\"\n\
-            done[p] = true\n        moves += 1\n      }\n    }\n  }\n}\n";
-        let rules = Rules::from_text("quick.rules", rules, std::path::Path::new(".")).unwrap();
+        let rules = Rules::from_text("quick.rules", EVERY_KIND, std::path::Path::new(".")).unwrap();
         VERIFYING.with(|v| v.set(true));
         let report = rules.check_text("t.yaml", "players: [a, b]\nevents:\n  - {by: a, go: R1}\n  - {by: b, go: R1}\n");
         VERIFYING.with(|v| v.set(false));
