@@ -63,6 +63,10 @@ struct Checker<'p> {
     declared: Vec<T>,
     locals: Vec<T>,
     decls: Vec<Option<Decl>>,
+    /// For each helper's and each procedure's parameters, the argument of the call that last
+    /// widened its type: where a mismatch inside points back to.
+    fn_origins: Vec<Vec<Option<Span>>>,
+    proc_origins: Vec<Vec<Option<Span>>>,
     /// The helpers whose bodies are being typed, innermost last (`helper_widened`).
     helpers_open: Vec<usize>,
     /// Statements visited so far, against `MAX_WORK`.
@@ -89,6 +93,8 @@ pub fn check_around(prog: &Program, unresolved: &HashSet<Span>) -> (Vec<Diag>, V
         declared: vec![],
         locals: vec![],
         decls: vec![],
+        fn_origins: prog.fns.iter().map(|f| vec![None; f.arity]).collect(),
+        proc_origins: prog.procs.iter().map(|p| vec![None; p.arity]).collect(),
         helpers_open: vec![],
         work: 0,
         quiet: true,
@@ -131,7 +137,7 @@ impl Checker<'_> {
         }
         for (i, p) in prog.procs.iter().enumerate() {
             self.frame(p.locals);
-            self.bind_params(self.facts.proc_params.get(i).cloned().unwrap_or_default());
+            self.bind_params(Callee::Proc(i));
             self.block(&p.body);
         }
         for b in &prog.always {
@@ -163,7 +169,7 @@ impl Checker<'_> {
     fn helper(&mut self, i: usize) {
         let Some(f) = self.prog.fns.get(i) else { return };
         self.frame(f.locals);
-        self.bind_params(self.facts.fn_params.get(i).cloned().unwrap_or_default());
+        self.bind_params(Callee::Fn(i));
         let t = self.expr(&f.body);
         if let Some(known) = self.facts.fn_results.get_mut(i) {
             *known = join(known, &t);
@@ -189,11 +195,37 @@ impl Checker<'_> {
         self.decls = decls;
     }
 
-    /// A helper's or procedure's parameters, its first locals, hold the types of its calls.
-    fn bind_params(&mut self, params: Vec<T>) {
-        for (slot, t) in params.into_iter().enumerate() {
-            self.set_local(slot as Slot, t, None);
+    /// A helper's or procedure's parameters, its first locals, hold the types of its calls,
+    /// each declared where a call last widened it.
+    fn bind_params(&mut self, callee: Callee) {
+        let (params, origins) = match callee {
+            Callee::Fn(i) => (self.facts.fn_params.get(i), self.fn_origins.get(i)),
+            Callee::Proc(i) => (self.facts.proc_params.get(i), self.proc_origins.get(i)),
+        };
+        let (params, origins) = (params.cloned().unwrap_or_default(), origins.cloned().unwrap_or_default());
+        for (slot, (t, origin)) in params.into_iter().zip(origins).enumerate() {
+            let decl = origin.map(|span| Decl { t: None, gave: t.clone(), span });
+            self.set_local(slot as Slot, t, decl);
         }
+    }
+
+    /// What a call teaches of its callee's parameters: each also takes its argument's type.
+    /// Whether any of them widened.
+    fn learn_call(&mut self, callee: Callee, args: &[X]) -> bool {
+        let types: Vec<T> = args.iter().map(|a| self.expr(a)).collect();
+        let (params, origins) = match callee {
+            Callee::Fn(i) => (self.facts.fn_params.get_mut(i), self.fn_origins.get_mut(i)),
+            Callee::Proc(i) => (self.facts.proc_params.get_mut(i), self.proc_origins.get_mut(i)),
+        };
+        let (Some(params), Some(origins)) = (params, origins) else { return false };
+        let mut widened = false;
+        for (((param, origin), t), arg) in params.iter_mut().zip(origins.iter_mut()).zip(&types).zip(args) {
+            if learn_argument(param, t) {
+                *origin = Some(arg.span.clone());
+                widened = true;
+            }
+        }
+        widened
     }
 
     fn frame(&mut self, locals: usize) {
@@ -332,10 +364,7 @@ impl Checker<'_> {
 
     /// A procedure call: its arguments' types are what its parameters hold.
     fn call(&mut self, p: u16, args: &[X]) {
-        let types: Vec<T> = args.iter().map(|a| self.expr(a)).collect();
-        if let Some(params) = self.facts.proc_params.get_mut(p as usize) {
-            learn_arguments(params, &types);
-        }
+        self.learn_call(Callee::Proc(p as usize), args);
     }
 
     fn branch(&mut self, b: &Branch) {
@@ -571,9 +600,8 @@ impl Checker<'_> {
             }
             E::Field(a, name, _) => self.field(a, name, x),
             E::CallFn(f, args) => {
-                let types: Vec<T> = args.iter().map(|a| self.expr(a)).collect();
                 let i = *f as usize;
-                if self.facts.fn_params.get_mut(i).is_some_and(|params| learn_arguments(params, &types)) {
+                if self.learn_call(Callee::Fn(i), args) {
                     self.helper_widened(i);
                 }
                 self.facts.fn_results.get(i).cloned().unwrap_or(T::Unknown)
@@ -602,7 +630,7 @@ impl Checker<'_> {
             }
             BinOp::Add | BinOp::Sub => {
                 let (l, r) = (self.expr(a), self.expr(b));
-                self.add(op, b, l, r)
+                self.add(op, a, b, l, r)
             }
             BinOp::Concat => {
                 self.expr(a);
@@ -653,7 +681,7 @@ impl Checker<'_> {
         }
     }
 
-    fn add(&mut self, op: BinOp, b: &X, l: T, r: T) -> T {
+    fn add(&mut self, op: BinOp, a: &X, b: &X, l: T, r: T) -> T {
         match (&l, &r) {
             (T::Int, T::Int) => T::Int,
             (T::List(p), T::List(q)) if op == BinOp::Add => T::list(join(p, q)),
@@ -668,11 +696,31 @@ impl Checker<'_> {
             },
             _ => {
                 let message = format!("`+` and `-` join two ints or two lists, not {} and {}", l.words(), r.words());
-                self.mismatch(b, message);
+                let mut d = Diag::new(codes::TYPE_MISMATCH, message).label(b.span.clone(), "here");
+                // The side that is not an int is the one to trace: where it became a list.
+                for (x, t) in [(a, &l), (b, &r)] {
+                    if *t != T::Int {
+                        d = self.compared_origin(d, x, t);
+                    }
+                }
+                self.report(d.help(self.one_item_help(op, a, b, &l, &r)));
                 // Refused when it runs: no value comes of it.
                 T::Never
             }
         }
+    }
+
+    /// What to write instead of a list and one item joined by `+` or `-`, in their order.
+    fn one_item_help(&self, op: BinOp, a: &X, b: &X, l: &T, r: &T) -> String {
+        let sign = if op == BinOp::Add { "+" } else { "-" };
+        let text = |x: &X| self.text(&x.span).unwrap_or_default();
+        let (written, does) = match (l, r) {
+            (T::List(_), _) if op == BinOp::Add => (format!("{} + [{}]", text(a), text(b)), "adds it"),
+            (T::List(_), _) => (format!("{} - [{}]", text(a), text(b)), "takes it away"),
+            (_, T::List(_)) if op == BinOp::Add => (format!("[{}] + {}", text(a), text(b)), "adds it in front"),
+            _ => return format!("`{sign}` works on two ints (`sum(...)` adds up a list) or two lists"),
+        };
+        format!("one item is a list of one: `{written}` {does}")
     }
 
     /// Labels where a compared variable got its type, when that is in the same file.
@@ -820,20 +868,23 @@ impl Checker<'_> {
     }
 }
 
-/// What a call teaches of its callee's parameters: each also takes its argument's type.
-/// Whether any of them widened.
-fn learn_arguments(params: &mut [T], args: &[T]) -> bool {
-    let mut widened = false;
-    for (param, t) in params.iter_mut().zip(args) {
-        // Most calls give what the parameter already holds: nothing to join (which builds).
-        if param == t || *param == T::Unknown {
-            continue;
-        }
-        let joined = join(param, t);
-        widened |= joined != *param;
-        *param = joined;
+/// A parameter also takes the type of one call's argument. Whether it widened.
+fn learn_argument(param: &mut T, t: &T) -> bool {
+    // Most calls give what the parameter already holds: nothing to join (which builds).
+    if param == t || *param == T::Unknown {
+        return false;
     }
+    let joined = join(param, t);
+    let widened = joined != *param;
+    *param = joined;
     widened
+}
+
+/// A helper (`fn`) or a procedure (`proc`, `check`), by its index.
+#[derive(Clone, Copy)]
+enum Callee {
+    Fn(usize),
+    Proc(usize),
 }
 
 /// The type a built-in gives, from its table entry and the types of its first two arguments
