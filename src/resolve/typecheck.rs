@@ -67,6 +67,8 @@ struct Checker<'p> {
     /// widened its type: where a mismatch inside points back to.
     fn_origins: Vec<Vec<Option<Span>>>,
     proc_origins: Vec<Vec<Option<Span>>>,
+    /// Whose parameters the first locals are, while a helper's or procedure's body is typed.
+    callee: Option<Callee>,
     /// The helpers whose bodies are being typed, innermost last (`helper_widened`).
     helpers_open: Vec<usize>,
     /// Statements visited so far, against `MAX_WORK`.
@@ -95,6 +97,7 @@ pub fn check_around(prog: &Program, unresolved: &HashSet<Span>) -> (Vec<Diag>, V
         decls: vec![],
         fn_origins: prog.fns.iter().map(|f| vec![None; f.arity]).collect(),
         proc_origins: prog.procs.iter().map(|p| vec![None; p.arity]).collect(),
+        callee: None,
         helpers_open: vec![],
         work: 0,
         quiet: true,
@@ -188,25 +191,40 @@ impl Checker<'_> {
         }
         let locals = std::mem::take(&mut self.locals);
         let decls = std::mem::take(&mut self.decls);
+        let callee = self.callee;
         self.helpers_open.push(i);
         self.helper(i);
         self.helpers_open.pop();
         self.locals = locals;
         self.decls = decls;
+        self.callee = callee;
     }
 
-    /// A helper's or procedure's parameters, its first locals, hold the types of its calls,
-    /// each declared where a call last widened it.
+    /// A helper's or procedure's parameters, its first locals, hold the types of its calls.
     fn bind_params(&mut self, callee: Callee) {
         let (params, origins) = match callee {
             Callee::Fn(i) => (self.facts.fn_params.get(i), self.fn_origins.get(i)),
             Callee::Proc(i) => (self.facts.proc_params.get(i), self.proc_origins.get(i)),
         };
-        let (params, origins) = (params.cloned().unwrap_or_default(), origins.cloned().unwrap_or_default());
-        for (slot, (t, origin)) in params.into_iter().zip(origins).enumerate() {
-            let decl = origin.map(|span| Decl { t: None, gave: t.clone(), span });
-            self.set_local(slot as Slot, t, decl);
+        let (Some(params), Some(_)) = (params, origins) else { return };
+        // Written in place, not through `set_local`: the types are read where they are kept.
+        let wanted = params.len().max(self.locals.len());
+        self.locals.resize(wanted, T::Unknown);
+        self.decls.resize(wanted, None);
+        for (slot, t) in params.iter().enumerate() {
+            self.locals[slot] = t.clone();
         }
+        self.callee = Some(callee);
+    }
+
+    /// Where a parameter of the helper or procedure being typed got its type: the argument of
+    /// the call that last widened it, while the parameter still holds that type.
+    fn param_origin(&self, slot: usize) -> Option<Span> {
+        let (params, origins) = match self.callee? {
+            Callee::Fn(i) => (self.facts.fn_params.get(i)?, self.fn_origins.get(i)?),
+            Callee::Proc(i) => (self.facts.proc_params.get(i)?, self.proc_origins.get(i)?),
+        };
+        (self.locals.get(slot) == params.get(slot)).then(|| origins.get(slot).cloned().flatten()).flatten()
     }
 
     /// What a call teaches of its callee's parameters: each also takes its argument's type.
@@ -231,6 +249,7 @@ impl Checker<'_> {
     fn frame(&mut self, locals: usize) {
         self.locals = vec![T::Unknown; locals];
         self.decls = vec![None; locals];
+        self.callee = None;
     }
 
     fn learn_var(&mut self, g: usize, t: &T) {
@@ -738,7 +757,9 @@ impl Checker<'_> {
     fn origin(&self, x: &X) -> Option<Span> {
         match &x.e {
             E::Local(s) => {
-                let decl = self.decls.get(*s as usize).cloned().flatten()?;
+                let Some(decl) = self.decls.get(*s as usize).cloned().flatten() else {
+                    return self.param_origin(*s as usize);
+                };
                 (self.locals.get(*s as usize) == Some(&decl.gave)).then_some(decl.span)
             }
             E::Global(g) => {
