@@ -294,6 +294,22 @@ mod tests {
         assert!(done >= 40, "only {done} quick forms ran");
     }
 
+    /// A quick form gives up where the walk stops with an error: here ordering values of two
+    /// enums, which the type checker cannot see (the argument is of a union shape), so the
+    /// check must stop with the walk's error rather than answer.
+    #[test]
+    fn a_quick_form_leaves_an_error_to_the_walk() {
+        let text = "game quick\nplayers 2..2\nrule r \"the check\"\nenum Suit { R, B }\nenum Level { Low, High }\n\
+            action go: Suit | Level\nvar moves = 0\nscores {}\nwinners []\nflow {\n  choose {\n    go(x) by players[0] {\n\
+            require x <= Suit.B and moves < 3 and moves >= 0 else r \"too late\"\n      moves += 1\n    }\n  }\n}\n";
+        let rules = Rules::from_text("quick.rules", text, std::path::Path::new(".")).unwrap();
+        let legal = rules.check_text("t.yaml", "players: [a, b]\nevents:\n  - {by: a, go: R}\n");
+        assert_eq!(legal.verdict.word(), "legal", "{:?}", legal.spec_errors);
+        let report = rules.check_text("t.yaml", "players: [a, b]\nevents:\n  - {by: a, go: Low}\n");
+        let errors: Vec<&str> = report.spec_errors.iter().map(|d| d.message.as_str()).collect();
+        assert!(errors.iter().any(|m| m.contains("cannot apply")), "no error from ordering two enums: {errors:?}");
+    }
+
     /// Every quick form that gives a value gives the walk's value and burns the walk's fuel:
     /// each built-in and gallery game is played from several seeds and its transcript checked
     /// again, with every quick form run beside the walk (`quickly_beside_the_walk`).
