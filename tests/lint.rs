@@ -430,3 +430,19 @@ fn a_long_chain_of_helpers_is_followed_to_its_end() {
     assert_eq!(codes_at(&chain_of_helpers(1_000)), [at("type-mismatch", "1")]);
     assert_eq!(codes_at(&chain_of_helpers(20_000)), []);
 }
+
+/// Rules that do not settle are judged knowing nothing of their types, not on what the rounds
+/// learned before they ran out. `held` takes a list, and an int at the end of a chain of
+/// helpers: once that is followed, `held` is of either kind and `held + 1` is not judged. Down
+/// 20,000 helpers the rounds run out with `held` seen as a list only, which would report it.
+#[test]
+fn rules_that_do_not_settle_are_not_judged_on_half_of_what_they_do() {
+    for n in [1_000, 20_000] {
+        let mut decls = format!("var held = null\nfn pass{n}(x) = x\n");
+        for i in (1..n).rev() {
+            decls.push_str(&format!("fn pass{i}(x) = pass{}(x)\n", i + 1));
+        }
+        let body = "        held = [c]\n        held = pass1(1)\n        vp[p] = held + 1";
+        assert_eq!(codes_at(&game(&decls, body)), [], "{n} helpers");
+    }
+}
