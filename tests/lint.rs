@@ -431,6 +431,15 @@ fn a_long_chain_of_helpers_is_followed_to_its_end() {
     assert_eq!(codes_at(&chain_of_helpers(20_000)), []);
 }
 
+/// A list plus a value that may be of two kinds may hold anything, so its items are not
+/// judged; a list less such a value keeps its items' type (taking away adds none).
+#[test]
+fn a_list_plus_a_value_of_two_kinds_holds_anything() {
+    let calls = "        require f([c])[0] != \"H\" else r \"never\"\n        vp[p] = len(f([c])) + len(f(1))";
+    assert_eq!(codes_at(&game("fn f(x) = [first(Coin)] + x", calls)), []);
+    assert_eq!(codes_at(&game("fn f(x) = [first(Coin)] - x", calls)), [at("type-mismatch", "\"H\"")]);
+}
+
 /// Rules that do not settle are judged knowing nothing of their types, not on what the rounds
 /// learned before they ran out. `held` takes a list, and an int at the end of a chain of
 /// helpers: once that is followed, `held` is of either kind and `held + 1` is not judged. Down
