@@ -202,11 +202,11 @@ impl Checker<'_> {
 
     /// A helper's or procedure's parameters, its first locals, hold the types of its calls.
     fn bind_params(&mut self, callee: Callee) {
-        let (params, origins) = match callee {
-            Callee::Fn(i) => (self.facts.fn_params.get(i), self.fn_origins.get(i)),
-            Callee::Proc(i) => (self.facts.proc_params.get(i), self.proc_origins.get(i)),
+        let params = match callee {
+            Callee::Fn(i) => self.facts.fn_params.get(i),
+            Callee::Proc(i) => self.facts.proc_params.get(i),
         };
-        let (Some(params), Some(_)) = (params, origins) else { return };
+        let Some(params) = params else { return };
         // Written in place, not through `set_local`: the types are read where they are kept.
         let wanted = params.len().max(self.locals.len());
         self.locals.resize(wanted, T::Unknown);
