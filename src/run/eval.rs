@@ -320,14 +320,11 @@ impl Machine<'_> {
         let E::Comprehension { body, slot, slot2, coll, cond } = &x.e else {
             return Err(self.spec_error(&x.span, "expected a comprehension".into()));
         };
-        let entries = self.entries(coll, slot2.is_some(), frame)?;
+        let mut entries = self.entries(coll, slot2.is_some(), frame)?;
         sink.expect(entries.len());
-        for (a, b) in entries {
+        while entries.more() {
             self.burn(&body.span)?;
-            bind(frame, *slot, a);
-            if let Some(s2) = slot2 {
-                bind(frame, *s2, b);
-            }
+            entries.bind_next(frame, *slot, *slot2);
             if let Some(c) = cond
                 && !self.truth(c, frame)?
             {
@@ -926,6 +923,31 @@ impl Entries {
         match &self.collection {
             Collection::List(l) => l.len(),
             Collection::Map(m) => m.len(),
+        }
+    }
+
+    /// Whether an entry is left.
+    #[inline]
+    pub(super) fn more(&self) -> bool {
+        self.next < self.len()
+    }
+
+    /// Binds the next entry to a loop's names (`slot2` takes the second of two), as `next`
+    /// gives it, without the pair made for it: a loop over one name copies the item only.
+    #[inline]
+    pub(super) fn bind_next(&mut self, frame: &mut Vec<Value>, slot: u16, slot2: Option<u16>) {
+        if let (Collection::List(l), None) = (&self.collection, slot2) {
+            if let Some(item) = l.get(self.next) {
+                bind(frame, slot, item.clone());
+            }
+            self.next += 1;
+            return;
+        }
+        if let Some((a, b)) = self.next() {
+            bind(frame, slot, a);
+            if let Some(s2) = slot2 {
+                bind(frame, s2, b);
+            }
         }
     }
 }

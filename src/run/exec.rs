@@ -154,12 +154,11 @@ impl<'p> Machine<'p> {
     ) -> Run<Ctl> {
         loop {
             if !resumed {
-                let Some((a, b)) = entries.next() else { break };
-                self.burn(&coll.span)?;
-                bind(frame, slot, a);
-                if let Some(s2) = slot2 {
-                    bind(frame, s2, b);
+                if !entries.more() {
+                    break;
                 }
+                self.burn(&coll.span)?;
+                entries.bind_next(frame, slot, slot2);
             }
             resumed = false;
             match self.exec_block(body, frame) {
@@ -224,8 +223,21 @@ impl<'p> Machine<'p> {
         {
             return done;
         }
-        let keys = path.iter().map(|k| self.eval(k, frame)).collect::<Run<Vec<_>>>()?;
-        let new = self.eval(value, frame)?;
+        // Most paths are one key (`vp[p] += 1`) or none: read without a list made for them.
+        let one;
+        let many;
+        let keys: &[Value] = match path {
+            [] => &[],
+            [key] => {
+                one = self.operand(key, frame)?;
+                std::slice::from_ref(&one)
+            }
+            _ => {
+                many = path.iter().map(|k| self.eval(k, frame)).collect::<Run<Vec<_>>>()?;
+                &many
+            }
+        };
+        let new = self.operand(value, frame)?;
         // The path adds its own levels above the new value.
         if new.deeper_than(self.limits.value_depth.saturating_sub(keys.len())) {
             return Err(self.too_deep_value(&value.span));
@@ -243,10 +255,15 @@ impl<'p> Machine<'p> {
             Target::Local(l) => frame.get_mut(l as usize),
         };
         let Some(slot) = slot else { return Err(self.spec_error(&s.span, "assignment to nothing".into())) };
+        // `x = v` replaces the whole value: nothing is looked through, no work is paid.
+        if keys.is_empty() && op == AssignOp::Set {
+            *slot = new;
+            return Ok(());
+        }
         let mut root = std::mem::replace(slot, Value::Null);
         // Each step of the path compares its key with the keys of a map.
         let mut work = 0;
-        let result = update(&mut root, &keys, op, new, self.limits.list_items, &mut work);
+        let result = update(&mut root, keys, op, new, self.limits.list_items, &mut work);
         let cap = usize::try_from(self.fuel).unwrap_or(usize::MAX);
         let work = work.saturating_mul(keys.iter().map(|k| k.weight(cap)).max().unwrap_or(1));
         let slot = match target {
@@ -927,12 +944,10 @@ impl<'p> Machine<'p> {
         body: &'p Block,
         frame: &mut Vec<Value>,
     ) -> Run<Failed> {
-        for (a, b) in self.entries(coll, slot2.is_some(), frame)? {
+        let mut entries = self.entries(coll, slot2.is_some(), frame)?;
+        while entries.more() {
             self.burn(&coll.span)?;
-            bind(frame, slot, a);
-            if let Some(s2) = slot2 {
-                bind(frame, s2, b);
-            }
+            entries.bind_next(frame, slot, slot2);
             if let Some(f) = self.checks(body, frame)? {
                 return Ok(Some(f));
             }
