@@ -538,6 +538,7 @@ impl<'p> Machine<'p> {
             let at = first.span.start..first.actors.span.end;
             return self.violate(TURN_ORDER, event, message, at, c, frame);
         };
+        self.give_open(open);
         // A frame of its own for an `always` branch only: the waiting point's branches run in
         // the flow's frame (as in `passes`).
         let mut own = if ambient { self.take_frame(self.prog.always_locals) } else { vec![] };

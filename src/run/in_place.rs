@@ -18,6 +18,13 @@ use crate::program::{E, S, Target, X};
 /// the read of the place. With this much room, neither can reach the nesting limit.
 const ROOM: u32 = 3;
 
+/// The right side of a statement run in place: a value evaluated, or the items of a list
+/// written out, evaluated one by one into a list kept for the next statement.
+enum Right {
+    Made(Value),
+    Written(Vec<Value>),
+}
+
 /// A statement to run in place: what it does, and where.
 struct InPlace<'x> {
     op: BinOp,
@@ -83,7 +90,18 @@ impl Machine<'_> {
         // The operator's own level, as `eval` enters it.
         self.enter(&statement.value.span)?;
         let changed = match self.right_side(statement, frame) {
-            Ok(more) => self.change(statement, more, frame),
+            Ok(Right::Made(Value::List(more))) => self.change(statement, &more, frame),
+            // The place holds a list (`can_change`), and evaluating the right side changed no
+            // variable: a right side that is not a list is the operator's error.
+            Ok(Right::Made(other)) => Err(self.cannot_apply(statement.value, "list", other.type_name())),
+            Ok(Right::Written(mut more)) => {
+                let changed = self.change(statement, &more, frame);
+                // Emptied now, as the list it stands for would be dropped: an item kept here
+                // would share what the place holds.
+                more.clear();
+                self.spare_items = more;
+                changed
+            }
             Err(stop) => Err(stop),
         };
         self.nesting -= 1;
@@ -93,7 +111,7 @@ impl Machine<'_> {
 
     /// Pays for reading the place, as `hand[p]` pays (each key of the map compared with the
     /// key), then evaluates the right side.
-    fn right_side(&mut self, statement: &InPlace<'_>, frame: &mut Vec<Value>) -> Run<Value> {
+    fn right_side(&mut self, statement: &InPlace<'_>, frame: &mut Vec<Value>) -> Run<Right> {
         if let Some(key) = &statement.key {
             self.enter(&statement.read.span)?;
             let entries = self.slot(statement.target, frame).map_or(0, entries);
@@ -102,11 +120,31 @@ impl Machine<'_> {
             self.nesting -= 1;
             paid?;
         }
-        self.operand(statement.right, frame)
+        match self.written_items(statement, frame) {
+            Some(items) => items.map(Right::Written),
+            None => self.operand(statement.right, frame).map(Right::Made),
+        }
+    }
+
+    /// The items of a right side written as a list (`[c]`, `[{player: p, card: c}]`), each
+    /// evaluated as `eval` evaluates the list, into a list kept for the next statement rather
+    /// than one made and dropped; `None` for any other right side.
+    fn written_items(&mut self, statement: &InPlace<'_>, frame: &mut Vec<Value>) -> Option<Run<Vec<Value>>> {
+        let E::List(items) = &statement.right.e else { return None };
+        Some(self.enter(&statement.right.span).and_then(|()| {
+            let mut out = std::mem::take(&mut self.spare_items);
+            out.clear();
+            let made = items.iter().try_for_each(|item| {
+                out.push(self.operand(item, frame)?);
+                Ok(())
+            });
+            self.nesting -= 1;
+            made.map(|()| out)
+        }))
     }
 
     /// Pays what the operator pays, changes the list, and gives the assignment's work.
-    fn change(&mut self, statement: &InPlace<'_>, more: Value, frame: &mut [Value]) -> Run<usize> {
+    fn change(&mut self, statement: &InPlace<'_>, more: &[Value], frame: &mut [Value]) -> Run<usize> {
         let value = statement.value;
         let (had, weight) = {
             let root = self.slot(statement.target, frame);
@@ -116,9 +154,6 @@ impl Machine<'_> {
             // Only `-` weighs the list it takes items from.
             let cap = usize::try_from(self.fuel).unwrap_or(usize::MAX);
             (items.len(), if statement.op == BinOp::Sub { list.weight(cap) } else { 0 })
-        };
-        let Value::List(more) = more else {
-            return Err(self.cannot_apply(value, "list", more.type_name()));
         };
         if statement.op == BinOp::Add {
             self.size_ok(had + more.len(), value)?;
@@ -131,7 +166,7 @@ impl Machine<'_> {
         let entries = root.as_deref().map_or(0, entries);
         let place = root.and_then(|root| entry_mut(root, statement.key.as_ref()));
         if let Some(place) = place
-            && !alter(place, statement.op, &more, depth)
+            && !alter(place, statement.op, more, depth)
         {
             return Err(self.too_deep_value(&value.span));
         }

@@ -8,6 +8,9 @@ use super::{DeadEnd, Event, Machine, Passed, Run, Source};
 use crate::program::value::{Text, Value};
 use crate::program::{Branch, Choose, DrawnFrom, E, Program, Shape, X, field_index};
 
+/// A branch open at a waiting point, with its actors and whether it is an `always` record.
+pub(super) type OpenBranch<'p> = (&'p Branch, Actors, bool);
+
 /// Who may take a branch's action here: one actor (most branches, built with no list), or a
 /// list shared with the rules' value.
 pub(super) enum Actors {
@@ -93,15 +96,13 @@ pub(super) enum Pick {
 
 impl<'p> Machine<'p> {
     /// Branches open here, with their actors and whether they are `always` records.
-    pub(super) fn open_branches(
-        &mut self,
-        c: Option<&'p Choose>,
-        frame: &mut Vec<Value>,
-    ) -> Run<Vec<(&'p Branch, Actors, bool)>> {
+    pub(super) fn open_branches(&mut self, c: Option<&'p Choose>, frame: &mut Vec<Value>) -> Run<Vec<OpenBranch<'p>>> {
         let prog = self.prog;
         let own = c.map_or(&[][..], |c| &c.branches[..]);
-        // At its most, every branch is open: made at that size, the list is never grown.
-        let mut open = Vec::with_capacity(own.len() + prog.always.len());
+        // At its most, every branch is open: made at that size, the list is never grown. The
+        // list of the last event is used again where it was given back (`give_open`).
+        let mut open = std::mem::take(&mut self.spare_open);
+        open.reserve(own.len() + prog.always.len());
         for b in own {
             if let Some(actors) = self.actors_if_open(b, None, frame)? {
                 open.push((b, actors, false));
@@ -111,7 +112,10 @@ impl<'p> Machine<'p> {
         if self.optional(c, frame)? {
             return Ok(open);
         }
-        let mut scratch = self.take_frame(prog.always_locals);
+        // The records' guards and actors are read in a frame of their own, left empty until a
+        // name is bound in it: a local not bound reads as null either way, and most guards
+        // bind none (`when won_open`), so most events fill and clear no slots for them.
+        let mut scratch = self.take_frame(0);
         for (i, b) in prog.always.iter().enumerate() {
             if let Some(actors) = self.actors_if_open(b, Some(prog.dues.len() + i), &mut scratch)? {
                 open.push((b, actors, true));
@@ -119,6 +123,12 @@ impl<'p> Machine<'p> {
         }
         self.give_frame(scratch);
         Ok(open)
+    }
+
+    /// Gives back a list of open branches, emptied, for the next event's.
+    pub(super) fn give_open(&mut self, mut open: Vec<OpenBranch<'p>>) {
+        open.clear();
+        self.spare_open = open;
     }
 
     /// The actors of a branch open here; `memo` is the place its guard is remembered at, for
@@ -210,7 +220,8 @@ impl<'p> Machine<'p> {
     /// `drawn`, for a random playout, every order of `choices permutations(xs)` is left to be
     /// made when drawn (listing what is legal makes them all, as the rules' value).
     fn candidates(&mut self, c: Option<&'p Choose>, frame: &mut Vec<Value>, drawn: bool) -> Run<Vec<Group<'p>>> {
-        let mut scratch = self.take_frame(self.prog.always_locals);
+        // As in `open_branches`: a frame that grows as names are bound in it.
+        let mut scratch = self.take_frame(0);
         let open = self.open_branches(c, frame)?;
         // A group for each actor of each open branch, at the most.
         let mut out = Vec::with_capacity(open.iter().map(|(_, actors, _)| actors.len()).sum());
@@ -226,6 +237,7 @@ impl<'p> Machine<'p> {
                 out.push((*b, actor.clone(), arguments, *ambient));
             }
         }
+        self.give_open(open);
         self.give_frame(scratch);
         Ok(out)
     }

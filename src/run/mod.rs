@@ -192,6 +192,12 @@ pub struct Machine<'p> {
     kind_lists: Vec<Option<Value>>,
     /// Frames of finished helper calls, reused so that a call allocates nothing.
     spare_frames: Vec<Vec<Value>>,
+    /// The list of the branches open at the last event, kept empty for the next one, so that
+    /// judging an event allocates none (`legal::open_branches`).
+    spare_open: Vec<legal::OpenBranch<'p>>,
+    /// The items of a list written on the right of `x = x + [...]`, kept for the next one
+    /// (`in_place`).
+    spare_items: Vec<Value>,
     /// For each action, whether its `window` records are open.
     open_windows: Vec<bool>,
     /// Go on past a broken rule that `stands`, the move played as recorded.
@@ -335,6 +341,8 @@ impl<'p> Machine<'p> {
             seat_list,
             kind_lists,
             spare_frames: vec![],
+            spare_open: vec![],
+            spare_items: vec![],
             open_windows: vec![false; prog.actions.len()],
             go_on: false,
             broken_now: vec![],

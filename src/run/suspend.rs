@@ -320,6 +320,8 @@ impl<'p> Machine<'p> {
             seat_list: saved.seat_list,
             kind_lists: saved.kind_lists,
             spare_frames: vec![],
+            spare_open: vec![],
+            spare_items: vec![],
             open_windows: saved.open_windows,
             go_on: saved.go_on,
             broken_now: vec![],
